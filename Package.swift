@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+// gestured: a Linux touch-gesture daemon. Dependencies point one way:
+// executable → daemon → {LinuxInput, config, wire, recording} → core. No outside packages.
+import PackageDescription
+
+let package = Package(
+    name: "gestured",
+    products: [
+        .executable(name: "gestured", targets: ["gestured"]),
+    ],
+    targets: [
+        // C libraries from Debian, found through pkg-config.
+        .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(name: "CLibudev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+
+        // Pure core: stdlib only, no Foundation, no C, no clock.
+        .target(name: "GestureCore"),
+        // Thin safe wrapper over libyaml: a node tree with line:column marks.
+        .target(name: "YAML", dependencies: ["CYAML"]),
+        .target(name: "GestureRecording", dependencies: ["GestureCore", "YAML"]),
+        .target(name: "GestureConfig", dependencies: ["GestureCore", "YAML"]),
+        .target(name: "GestureWire", dependencies: ["GestureCore"]),
+        .target(name: "LinuxInput", dependencies: ["GestureCore", "CLibevdev", "CLibudev"]),
+        .target(name: "GestureDaemon", dependencies: [
+            "GestureCore", "GestureRecording", "GestureConfig", "GestureWire", "LinuxInput",
+        ]),
+        .executableTarget(name: "gestured", dependencies: ["GestureDaemon"]),
+
+        .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"]),
+        .testTarget(name: "GestureRecordingTests", dependencies: ["GestureRecording", "GestureCore"]),
+        .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig"]),
+        .testTarget(name: "GestureWireTests", dependencies: ["GestureWire"]),
+        .testTarget(name: "GestureDaemonTests", dependencies: ["GestureDaemon"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,52 @@
+/// A point in time on the input device's clock (the kernel timestamp of an event, CLOCK_MONOTONIC
+/// in the daemon, the recording's clock in a replay). Microsecond resolution, like `struct timeval`.
+/// The core never reads a clock: every `Instant` comes from an event or from the caller.
+public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
+    public var microseconds: Int64
+
+    public init(microseconds: Int64) { self.microseconds = microseconds }
+    public init(seconds: Int64, microseconds: Int64) {
+        self.microseconds = seconds * 1_000_000 + microseconds
+    }
+    public static func milliseconds(_ ms: Int64) -> Instant { Instant(microseconds: ms * 1000) }
+
+    public static let zero = Instant(microseconds: 0)
+
+    /// Seconds as a floating-point value (for output only; never for comparisons).
+    public var seconds: Double { Double(microseconds) / 1_000_000 }
+
+    public static func < (a: Instant, b: Instant) -> Bool { a.microseconds < b.microseconds }
+
+    public static func + (a: Instant, d: Duration) -> Instant {
+        Instant(microseconds: a.microseconds + d.totalMicroseconds)
+    }
+    public static func - (a: Instant, d: Duration) -> Instant {
+        Instant(microseconds: a.microseconds - d.totalMicroseconds)
+    }
+    /// The duration from `b` to `a`.
+    public static func - (a: Instant, b: Instant) -> Duration {
+        .microseconds(a.microseconds - b.microseconds)
+    }
+
+    public var description: String {
+        let s = microseconds / 1_000_000, us = abs(microseconds % 1_000_000)
+        let frac = String(us)
+        return "\(microseconds < 0 && s == 0 ? "-" : "")\(s).\(String(repeating: "0", count: 6 - frac.count))\(frac)"
+    }
+}
+
+extension Duration {
+    /// Whole microseconds (truncated), the resolution of kernel input timestamps.
+    public var totalMicroseconds: Int64 {
+        let (s, atto) = components
+        return s * 1_000_000 + atto / 1_000_000_000_000
+    }
+    /// Milliseconds as a floating-point value (for arithmetic on rates, never for time keeping).
+    public var doubleMilliseconds: Double { Double(totalMicroseconds) / 1000 }
+    public var doubleSeconds: Double { Double(totalMicroseconds) / 1_000_000 }
+}
+
+/// A length in millimetres. Thresholds name their unit; raw device units never reach a recognizer.
+public typealias Millimeters = Double
+/// An angle in degrees.
+public typealias Degrees = Double

@@ -1,0 +1,94 @@
+/// Every recognizer threshold, in millimetres and durations, for one device. Defaults come from
+/// DESIGN.md (libinput, Android, GNOME, lisgd) and are chosen by device kind; the daemon resolves
+/// one value per device from the global and per-device config.
+public struct Thresholds: Hashable, Sendable {
+    // tap
+    public var tapTimeout: Duration
+    public var tapMaximumMovement: Millimeters
+    // double tap
+    public var doubleTapMaximumGap: Duration
+    public var doubleTapGapPerExtraFinger: Duration
+    public var doubleTapMinimumGap: Duration
+    public var doubleTapMaximumDistance: Millimeters
+    // long press
+    public var longPressDuration: Duration
+    public var longPressMaximumMovement: Millimeters
+    /// Cancel a long press that began when the fingers then move past the slop.
+    public var longPressCancelsOnMovement: Bool
+    // pan
+    public var panSlop: Millimeters
+    public var panSlopPerExtraFinger: Millimeters
+    // swipe
+    public var swipeMinimumDistance: Millimeters
+    // pinch
+    public var pinchMinimumSpanChange: Millimeters
+    public var pinchDirectionScaleDelta: Double
+    // rotate
+    public var rotateMinimumAngle: Degrees
+    // edge swipe
+    public var edgeZone: Millimeters
+    public var edgeSwipeCommitDistance: Millimeters
+    public var edgeSwipeMaximumAngle: Degrees
+    // arbitration
+    public var fingerCountDebounce: Duration
+
+    public init(tapTimeout: Duration, tapMaximumMovement: Millimeters, doubleTapMaximumGap: Duration,
+                doubleTapGapPerExtraFinger: Duration, doubleTapMinimumGap: Duration,
+                doubleTapMaximumDistance: Millimeters, longPressDuration: Duration,
+                longPressMaximumMovement: Millimeters, longPressCancelsOnMovement: Bool,
+                panSlop: Millimeters, panSlopPerExtraFinger: Millimeters, swipeMinimumDistance: Millimeters,
+                pinchMinimumSpanChange: Millimeters, pinchDirectionScaleDelta: Double,
+                rotateMinimumAngle: Degrees, edgeZone: Millimeters, edgeSwipeCommitDistance: Millimeters,
+                edgeSwipeMaximumAngle: Degrees, fingerCountDebounce: Duration) {
+        self.tapTimeout = tapTimeout; self.tapMaximumMovement = tapMaximumMovement
+        self.doubleTapMaximumGap = doubleTapMaximumGap
+        self.doubleTapGapPerExtraFinger = doubleTapGapPerExtraFinger
+        self.doubleTapMinimumGap = doubleTapMinimumGap; self.doubleTapMaximumDistance = doubleTapMaximumDistance
+        self.longPressDuration = longPressDuration; self.longPressMaximumMovement = longPressMaximumMovement
+        self.longPressCancelsOnMovement = longPressCancelsOnMovement
+        self.panSlop = panSlop; self.panSlopPerExtraFinger = panSlopPerExtraFinger
+        self.swipeMinimumDistance = swipeMinimumDistance
+        self.pinchMinimumSpanChange = pinchMinimumSpanChange; self.pinchDirectionScaleDelta = pinchDirectionScaleDelta
+        self.rotateMinimumAngle = rotateMinimumAngle; self.edgeZone = edgeZone
+        self.edgeSwipeCommitDistance = edgeSwipeCommitDistance; self.edgeSwipeMaximumAngle = edgeSwipeMaximumAngle
+        self.fingerCountDebounce = fingerCountDebounce
+    }
+
+    public static let touchpadDefaults = Thresholds(
+        tapTimeout: .milliseconds(180), tapMaximumMovement: 1.3,
+        doubleTapMaximumGap: .milliseconds(180), doubleTapGapPerExtraFinger: .milliseconds(20),
+        doubleTapMinimumGap: .zero, doubleTapMaximumDistance: 15,
+        longPressDuration: .milliseconds(500), longPressMaximumMovement: 1.3, longPressCancelsOnMovement: false,
+        panSlop: 1.5, panSlopPerExtraFinger: 0.5, swipeMinimumDistance: 6,
+        pinchMinimumSpanChange: 3, pinchDirectionScaleDelta: 0.2, rotateMinimumAngle: 15,
+        edgeZone: 8, edgeSwipeCommitDistance: 10, edgeSwipeMaximumAngle: 45,
+        fingerCountDebounce: .milliseconds(100))
+
+    public static let touchscreenDefaults = Thresholds(
+        tapTimeout: .milliseconds(300), tapMaximumMovement: 2,
+        doubleTapMaximumGap: .milliseconds(300), doubleTapGapPerExtraFinger: .zero,
+        doubleTapMinimumGap: .milliseconds(40), doubleTapMaximumDistance: 15,
+        longPressDuration: .milliseconds(500), longPressMaximumMovement: 2, longPressCancelsOnMovement: false,
+        panSlop: 2, panSlopPerExtraFinger: 1, swipeMinimumDistance: 15,
+        pinchMinimumSpanChange: 3, pinchDirectionScaleDelta: 0.2, rotateMinimumAngle: 15,
+        edgeZone: 4, edgeSwipeCommitDistance: 15, edgeSwipeMaximumAngle: 45,
+        fingerCountDebounce: .milliseconds(100))
+
+    /// The defaults for a device, adjusted to its size: touchpads use min(8 mm, 8 %) edge zones,
+    /// touchscreens of unknown size use fractions of the range (2 % edge, 15 % swipe).
+    public static func defaults(for device: DeviceDescription) -> Thresholds {
+        let (w, h) = device.size
+        let shorter = Swift.min(w, h)
+        if device.kind == .touchpad {
+            var t = touchpadDefaults
+            if shorter > 0 { t.edgeZone = Swift.min(8, 0.08 * shorter) }
+            return t
+        }
+        var t = touchscreenDefaults
+        if !device.sizeKnown && shorter > 0 {
+            t.edgeZone = 0.02 * shorter
+            t.swipeMinimumDistance = 0.15 * shorter
+        }
+        return t
+    }
+}

@@ -1,0 +1,2 @@
+import GestureDaemon
+print("gestured: not yet")
