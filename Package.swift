@@ -26,12 +26,15 @@ let package = Package(
             "GestureCore", "GestureRecording", "GestureConfig", "GestureWire", "LinuxInput",
         ]),
         .executableTarget(name: "gestured", dependencies: ["GestureDaemon"]),
+        // Test helper for the kernel suite (Tests/VM): uinput devices from recordings' headers.
+        .executableTarget(name: "gestured-uinput", dependencies: ["GestureCore", "LinuxInput"]),
 
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"]),
         .testTarget(name: "GestureRecordingTests", dependencies: ["GestureRecording", "GestureCore"]),
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig"]),
         .testTarget(name: "GestureWireTests", dependencies: ["GestureWire"]),
         .testTarget(name: "GestureDaemonTests", dependencies: ["GestureDaemon"]),
+        .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput", "GestureCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
