@@ -1,0 +1,266 @@
+// Every C call of LinuxInput goes through this file: libevdev, libevdev-uinput, libudev, and the
+// few system calls (open, close, read, inotify, access). Callers elsewhere in the module see Swift
+// types, optional results and negative-errno integers, never a C pointer they must free.
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLibevdev
+import CLibudev
+import GestureCore
+
+enum CInput {
+    static var errno: Int32 { Glibc.errno }
+    static func errorString(_ e: Int32) -> String { String(cString: strerror(e)) }
+
+    // MARK: system calls
+
+    /// open(2) for reading, non-blocking, close-on-exec. Returns the fd or a negative errno.
+    static func openReadOnly(_ path: String) -> Int32 {
+        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        return fd >= 0 ? fd : -Glibc.errno
+    }
+    static func close(_ fd: Int32) { _ = Glibc.close(fd) }
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    static func inotifyInit() -> Int32 {
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        return fd >= 0 ? fd : -Glibc.errno
+    }
+    static func inotifyAddWatch(_ fd: Int32, _ path: String, _ mask: UInt32) -> Int32 {
+        let wd = inotify_add_watch(fd, path, mask)
+        return wd >= 0 ? wd : -Glibc.errno
+    }
+    static let inCreate = UInt32(IN_CREATE), inDelete = UInt32(IN_DELETE), inAttrib = UInt32(IN_ATTRIB)
+    static let inMovedTo = UInt32(IN_MOVED_TO), inMovedFrom = UInt32(IN_MOVED_FROM)
+    static let inQueueOverflow = UInt32(IN_Q_OVERFLOW)
+
+    /// Reads whatever inotify has queued: (mask, name) pairs; empty at EAGAIN.
+    static func inotifyRead(_ fd: Int32) -> [(mask: UInt32, name: String)] {
+        var out: [(UInt32, String)] = []
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            var offset = 0
+            while offset + 16 <= n {
+                func u32(_ at: Int) -> UInt32 {
+                    UInt32(buffer[at]) | UInt32(buffer[at + 1]) << 8 | UInt32(buffer[at + 2]) << 16 | UInt32(buffer[at + 3]) << 24
+                }
+                let mask = u32(offset + 4), len = Int(u32(offset + 12))
+                let nameBytes = buffer[(offset + 16)..<min(n, offset + 16 + len)].prefix { $0 != 0 }
+                out.append((mask, String(decoding: nameBytes, as: UTF8.self)))
+                offset += 16 + len
+            }
+        }
+        return out
+    }
+
+    // MARK: libevdev
+
+    /// libevdev_new_from_fd; the handle or a negative errno.
+    static func evdevNew(fd: Int32) -> Result<OpaquePointer, InputError> {
+        var dev: OpaquePointer?
+        let rc = libevdev_new_from_fd(fd, &dev)
+        guard rc == 0, let dev else { return .failure(InputError(operation: "libevdev_new_from_fd", errno: -rc)) }
+        return .success(dev)
+    }
+    static func evdevFree(_ dev: OpaquePointer) { libevdev_free(dev) }
+    static func evdevSetMonotonic(_ dev: OpaquePointer) -> Int32 { libevdev_set_clock_id(dev, CLOCK_MONOTONIC) }
+
+    /// Builds the DeviceDescription of an open libevdev handle (or one made by `evdevNew()`).
+    static func evdevDescription(_ dev: OpaquePointer) -> DeviceDescription {
+        var properties = Set<UInt16>()
+        for p in 0...UInt32(InputProperty.max) where libevdev_has_property(dev, p) == 1 { properties.insert(UInt16(p)) }
+        var codes: [UInt16: Set<UInt16>] = [:]
+        var absInfo: [UInt16: AbsInfo] = [:]
+        for type in 0...UInt32(EventType.max) where libevdev_has_event_type(dev, type) == 1 {
+            var set = Set<UInt16>()
+            let max = libevdev_event_type_get_max(type)
+            if max >= 0 {
+                for code in 0...UInt32(max) where libevdev_has_event_code(dev, type, code) == 1 {
+                    set.insert(UInt16(code))
+                    if type == UInt32(EventType.abs), let a = libevdev_get_abs_info(dev, code) {
+                        absInfo[UInt16(code)] = AbsInfo(value: a.pointee.value, minimum: a.pointee.minimum,
+                                                        maximum: a.pointee.maximum, fuzz: a.pointee.fuzz,
+                                                        flat: a.pointee.flat, resolution: a.pointee.resolution)
+                    }
+                }
+            }
+            codes[UInt16(type)] = set
+        }
+        let name = libevdev_get_name(dev).map { String(cString: $0) } ?? ""
+        return DeviceDescription(name: name, bustype: UInt16(truncatingIfNeeded: libevdev_get_id_bustype(dev)),
+                                 vendor: UInt16(truncatingIfNeeded: libevdev_get_id_vendor(dev)),
+                                 product: UInt16(truncatingIfNeeded: libevdev_get_id_product(dev)),
+                                 version: UInt16(truncatingIfNeeded: libevdev_get_id_version(dev)),
+                                 properties: properties, codes: codes, absInfo: absInfo)
+    }
+
+    /// Slots whose ABS_MT_TRACKING_ID is ≥ 0 right now.
+    static func evdevActiveSlots(_ dev: OpaquePointer) -> Set<Int> {
+        let n = libevdev_get_num_slots(dev)
+        guard n > 0 else { return [] }
+        var active = Set<Int>()
+        for s in 0..<UInt32(n) where libevdev_get_slot_value(dev, s, UInt32(AbsCode.mtTrackingId)) >= 0 {
+            active.insert(Int(s))
+        }
+        return active
+    }
+    static func evdevValue(_ dev: OpaquePointer, type: UInt16, code: UInt16) -> Int32 {
+        libevdev_get_event_value(dev, UInt32(type), UInt32(code))
+    }
+
+    enum NextEvent { case event(InputEvent, sync: Bool), again, failure(Int32) }
+
+    /// libevdev_next_event: NORMAL or SYNC flag.
+    static func evdevNext(_ dev: OpaquePointer, sync: Bool) -> NextEvent {
+        var ev = input_event()
+        let flags = sync ? LIBEVDEV_READ_FLAG_SYNC.rawValue : LIBEVDEV_READ_FLAG_NORMAL.rawValue
+        let rc = libevdev_next_event(dev, flags, &ev)
+        if rc == -EAGAIN { return .again }
+        guard rc == Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue) || rc == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) else {
+            return .failure(-rc)
+        }
+        let time = Instant(seconds: Int64(ev.time.tv_sec), microseconds: Int64(ev.time.tv_usec))
+        return .event(InputEvent(time: time, type: ev.type, code: ev.code, value: ev.value),
+                      sync: rc == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue))
+    }
+
+    // MARK: libevdev-uinput
+
+    /// Creates a uinput device with the capabilities of `d` (named `name`). Returns the handle and
+    /// the libevdev template (to free after destroying the device) or an error.
+    static func uinputCreate(_ d: DeviceDescription, name: String) -> Result<(uinput: OpaquePointer, template: OpaquePointer), InputError> {
+        guard let dev = libevdev_new() else { return .failure(InputError(operation: "libevdev_new", errno: ENOMEM)) }
+        libevdev_set_name(dev, name)
+        libevdev_set_id_bustype(dev, Int32(d.bustype)); libevdev_set_id_vendor(dev, Int32(d.vendor))
+        libevdev_set_id_product(dev, Int32(d.product)); libevdev_set_id_version(dev, Int32(d.version))
+        for p in d.properties { _ = libevdev_enable_property(dev, UInt32(p)) }
+        for (type, codes) in d.codes.sorted(by: { $0.key < $1.key }) {
+            // EV_REP needs delay/period data and is synthesized by the kernel; skip it.
+            if type == EventType.rep { continue }
+            _ = libevdev_enable_event_type(dev, UInt32(type))
+            for code in codes.sorted() {
+                if type == EventType.abs {
+                    let a = d.absInfo[code] ?? AbsInfo(minimum: 0, maximum: 0)
+                    var info = input_absinfo(value: a.value, minimum: a.minimum, maximum: a.maximum,
+                                             fuzz: a.fuzz, flat: a.flat, resolution: a.resolution)
+                    _ = libevdev_enable_event_code(dev, UInt32(type), UInt32(code), &info)
+                } else {
+                    _ = libevdev_enable_event_code(dev, UInt32(type), UInt32(code), nil)
+                }
+            }
+        }
+        var uidev: OpaquePointer?
+        let rc = libevdev_uinput_create_from_device(dev, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &uidev)
+        guard rc == 0, let uidev else {
+            libevdev_free(dev)
+            return .failure(InputError(operation: "libevdev_uinput_create_from_device", path: "/dev/uinput", errno: -rc))
+        }
+        return .success((uidev, dev))
+    }
+    static func uinputDevnode(_ u: OpaquePointer) -> String? { libevdev_uinput_get_devnode(u).map { String(cString: $0) } }
+    static func uinputSyspath(_ u: OpaquePointer) -> String? { libevdev_uinput_get_syspath(u).map { String(cString: $0) } }
+    static func uinputWrite(_ u: OpaquePointer, type: UInt16, code: UInt16, value: Int32) -> Int32 {
+        libevdev_uinput_write_event(u, UInt32(type), UInt32(code), value)
+    }
+    static func uinputDestroy(_ u: OpaquePointer, template: OpaquePointer) {
+        libevdev_uinput_destroy(u); libevdev_free(template)
+    }
+
+    // MARK: libudev
+
+    static func udevNew() -> OpaquePointer? { udev_new() }
+    static func udevUnref(_ u: OpaquePointer) { _ = udev_unref(u) }
+
+    /// A netlink monitor on subsystem "input", receiving. Returns it or an error.
+    static func udevMonitorInput(_ u: OpaquePointer) -> Result<OpaquePointer, InputError> {
+        guard let mon = udev_monitor_new_from_netlink(u, "udev") else {
+            return .failure(InputError(operation: "udev_monitor_new_from_netlink", errno: Glibc.errno == 0 ? ENOMEM : Glibc.errno))
+        }
+        var rc = udev_monitor_filter_add_match_subsystem_devtype(mon, "input", nil)
+        if rc >= 0 { rc = udev_monitor_enable_receiving(mon) }
+        guard rc >= 0 else {
+            _ = udev_monitor_unref(mon)
+            return .failure(InputError(operation: "udev_monitor_enable_receiving", errno: -rc))
+        }
+        return .success(mon)
+    }
+    static func udevMonitorFd(_ m: OpaquePointer) -> Int32 { udev_monitor_get_fd(m) }
+    static func udevMonitorUnref(_ m: OpaquePointer) { _ = udev_monitor_unref(m) }
+
+    /// What we need of a udev device, copied out so no udev_device outlives the call.
+    struct UdevInfo {
+        var action: String?
+        var sysname: String
+        var syspath: String
+        var devnode: String?
+        var initialized: Bool
+        var properties: [String: String]
+        var name: String?
+    }
+
+    private static let interestingProperties = [
+        "ID_INPUT", "ID_INPUT_TOUCHSCREEN", "ID_INPUT_TOUCHPAD", "ID_INPUT_TABLET", "ID_INPUT_KEYBOARD",
+        "ID_INPUT_KEY", "ID_INPUT_MOUSE", "ID_INPUT_JOYSTICK", "ID_INPUT_POINTINGSTICK", "ID_INPUT_ACCELEROMETER",
+        "ID_INPUT_SWITCH",
+    ]
+
+    private static func info(_ d: OpaquePointer) -> UdevInfo {
+        var props: [String: String] = [:]
+        for key in interestingProperties {
+            if let v = udev_device_get_property_value(d, key) { props[key] = String(cString: v) }
+        }
+        var name: String?
+        if let parent = udev_device_get_parent_with_subsystem_devtype(d, "input", nil),
+           let n = udev_device_get_sysattr_value(parent, "name") {
+            name = String(cString: n)
+        }
+        return UdevInfo(action: udev_device_get_action(d).map { String(cString: $0) },
+                        sysname: udev_device_get_sysname(d).map { String(cString: $0) } ?? "",
+                        syspath: udev_device_get_syspath(d).map { String(cString: $0) } ?? "",
+                        devnode: udev_device_get_devnode(d).map { String(cString: $0) },
+                        initialized: udev_device_get_is_initialized(d) == 1,
+                        properties: props, name: name)
+    }
+
+    /// Receives one device from the monitor (nil when nothing is queued).
+    static func udevMonitorReceive(_ m: OpaquePointer) -> UdevInfo? {
+        guard let d = udev_monitor_receive_device(m) else { return nil }
+        defer { _ = udev_device_unref(d) }
+        return info(d)
+    }
+
+    /// Enumerates the devices of subsystem "input".
+    static func udevEnumerateInput(_ u: OpaquePointer) -> Result<[UdevInfo], InputError> {
+        guard let e = udev_enumerate_new(u) else { return .failure(InputError(operation: "udev_enumerate_new", errno: ENOMEM)) }
+        defer { _ = udev_enumerate_unref(e) }
+        var rc = udev_enumerate_add_match_subsystem(e, "input")
+        if rc >= 0 { rc = udev_enumerate_scan_devices(e) }
+        guard rc >= 0 else { return .failure(InputError(operation: "udev_enumerate_scan_devices", errno: -rc)) }
+        var out: [UdevInfo] = []
+        var entry = udev_enumerate_get_list_entry(e)
+        while let current = entry {
+            if let path = udev_list_entry_get_name(current), let d = udev_device_new_from_syspath(u, path) {
+                out.append(info(d))
+                _ = udev_device_unref(d)
+            }
+            entry = udev_list_entry_get_next(current)
+        }
+        return .success(out)
+    }
+
+    /// Names in a directory (readdir), without "." and "..".
+    static func listDirectory(_ path: String) -> [String] {
+        guard let dir = opendir(path) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+}

@@ -1,0 +1,204 @@
+import GestureCore
+
+/// A touch device found by the monitor.
+public struct DiscoveredDevice: Hashable, Sendable {
+    /// /dev/input/eventN.
+    public var node: String
+    public var kind: DeviceKind
+    /// The device's /sys path (udev mode only).
+    public var syspath: String?
+    /// The kernel's device name when known.
+    public var name: String?
+
+    public init(node: String, kind: DeviceKind, syspath: String? = nil, name: String? = nil) {
+        self.node = node; self.kind = kind; self.syspath = syspath; self.name = name
+    }
+}
+
+/// What changed in /dev/input.
+public enum DeviceChange: Hashable, Sendable {
+    /// A touchscreen or touchpad appeared (or was there at enumeration).
+    case added(DiscoveredDevice)
+    /// A device reported by `.added` went away.
+    case removed(node: String)
+    /// An event node that is not a touch device (keyboard, mouse…): log at debug level.
+    case ignored(node: String, reason: String)
+    /// A node that could not be opened to classify it (inotify mode), e.g. EACCES.
+    case unavailable(node: String, error: InputError)
+}
+
+/// Finds touchscreens and touchpads and follows hotplug.
+///
+/// udev mode (udevd running: /run/udev/control exists): a netlink monitor on subsystem "input" is
+/// created and enabled *before* enumerating, so nothing added in between is lost; duplicates are
+/// removed; `event*` nodes with ID_INPUT_TOUCHSCREEN or ID_INPUT_TOUCHPAD are kept.
+/// inotify mode (no udevd: containers, initramfs): inotify on /dev/input (IN_CREATE, IN_DELETE,
+/// IN_ATTRIB for permission changes), each new node opened once and classified from its
+/// capabilities the way udev's input_id does (`DeviceDescription.kind`).
+///
+/// Put `fd` in the event loop; call `enumerate()` once, then `drain()` on each wakeup.
+public final class DeviceMonitor {
+    public enum Mode: String, Hashable, Sendable {
+        case udev
+        case inotify
+    }
+
+    /// The active discovery mode (log it).
+    public let mode: Mode
+    /// Readable when changes are queued.
+    public let fd: Int32
+    /// The directory watched in inotify mode (default /dev/input).
+    public let inputDirectory: String
+
+    private var udev: OpaquePointer?
+    private var monitor: OpaquePointer?
+    /// Nodes reported as `.added` and not yet removed.
+    private(set) public var known: [String: DiscoveredDevice] = [:]
+    /// inotify mode: nodes that could not be opened yet (retried on IN_ATTRIB).
+    private var unavailable: Set<String> = []
+
+    /// True when udevd is running (its control socket exists).
+    public static var udevdRunning: Bool { CInput.exists("/run/udev/control") }
+
+    /// - Parameter mode: nil chooses udev when udevd is running, inotify otherwise.
+    public init(mode: Mode? = nil, inputDirectory: String = "/dev/input") throws(InputError) {
+        let mode = mode ?? (DeviceMonitor.udevdRunning ? .udev : .inotify)
+        self.mode = mode
+        self.inputDirectory = inputDirectory
+        switch mode {
+        case .udev:
+            guard let u = CInput.udevNew() else { throw InputError(operation: "udev_new", errno: 12) }
+            switch CInput.udevMonitorInput(u) {
+            case .success(let m):
+                udev = u; monitor = m; fd = CInput.udevMonitorFd(m)
+            case .failure(let e):
+                CInput.udevUnref(u)
+                throw e
+            }
+        case .inotify:
+            let ifd = CInput.inotifyInit()
+            guard ifd >= 0 else { throw InputError(operation: "inotify_init1", errno: -ifd) }
+            let wd = CInput.inotifyAddWatch(ifd, inputDirectory, CInput.inCreate | CInput.inDelete | CInput.inAttrib
+                                            | CInput.inMovedTo | CInput.inMovedFrom)
+            guard wd >= 0 else {
+                CInput.close(ifd)
+                throw InputError(operation: "inotify_add_watch", path: inputDirectory, errno: -wd)
+            }
+            fd = ifd
+        }
+    }
+
+    deinit {
+        if let monitor { CInput.udevMonitorUnref(monitor) }
+        if let udev { CInput.udevUnref(udev) }
+        if mode == .inotify { CInput.close(fd) }
+    }
+
+    /// The devices present now (call once, after init: the monitor is already listening).
+    public func enumerate() -> [DeviceChange] {
+        switch mode {
+        case .udev:
+            guard let udev else { return [] }
+            switch CInput.udevEnumerateInput(udev) {
+            case .success(let devices):
+                // Not yet processed by udevd: its "add" will come through the monitor.
+                return devices.filter(\.initialized).compactMap { consider($0, action: "add") }
+            case .failure(let e):
+                return [.unavailable(node: "udev enumerate", error: e)]
+            }
+        case .inotify:
+            let names = CInput.listDirectory(inputDirectory).filter { $0.hasPrefix("event") }
+                .sorted { (Int($0.dropFirst(5)) ?? 0) < (Int($1.dropFirst(5)) ?? 0) }
+            return names.compactMap { probe(inputDirectory + "/" + $0) }
+        }
+    }
+
+    /// Everything that changed since the last call (empty when nothing is queued).
+    public func drain() -> [DeviceChange] {
+        var changes: [DeviceChange] = []
+        switch mode {
+        case .udev:
+            guard let monitor else { return [] }
+            while let info = CInput.udevMonitorReceive(monitor) {
+                if let c = consider(info, action: info.action ?? "add") { changes.append(c) }
+            }
+        case .inotify:
+            for (mask, name) in CInput.inotifyRead(fd) {
+                if mask & CInput.inQueueOverflow != 0 {
+                    changes += rescan()
+                    continue
+                }
+                guard name.hasPrefix("event") else { continue }
+                let node = inputDirectory + "/" + name
+                if mask & (CInput.inDelete | CInput.inMovedFrom) != 0 {
+                    unavailable.remove(node)
+                    if known.removeValue(forKey: node) != nil { changes.append(.removed(node: node)) }
+                } else if mask & (CInput.inCreate | CInput.inMovedTo) != 0 {
+                    if let c = probe(node) { changes.append(c) }
+                } else if mask & CInput.inAttrib != 0, unavailable.contains(node) {
+                    if let c = probe(node) { changes.append(c) }
+                }
+            }
+        }
+        return changes
+    }
+
+    /// Forgets a node (e.g. after its reads hit ENODEV before the monitor said so), so a later
+    /// device reusing the node number is reported again. Returns whether it was known.
+    @discardableResult
+    public func forget(node: String) -> Bool { known.removeValue(forKey: node) != nil }
+
+    // MARK: udev
+
+    private func consider(_ info: CInput.UdevInfo, action: String) -> DeviceChange? {
+        guard info.sysname.hasPrefix("event"), let node = info.devnode else { return nil }
+        if action == "remove" {
+            return known.removeValue(forKey: node) != nil ? .removed(node: node) : nil
+        }
+        guard action == "add" || action == "change" || action == "bind" else { return nil }
+        let kind: DeviceKind
+        if info.properties["ID_INPUT_TOUCHSCREEN"] == "1" { kind = .touchscreen }
+        else if info.properties["ID_INPUT_TOUCHPAD"] == "1" { kind = .touchpad }
+        else {
+            if known[node] != nil { return nil }
+            let tags = info.properties.filter { $0.value == "1" }.keys.sorted().joined(separator: " ")
+            return .ignored(node: node, reason: "not a touchscreen or touchpad (udev: \(tags.isEmpty ? "no ID_INPUT_*" : tags))\(info.name.map { ", \"\($0)\"" } ?? "")")
+        }
+        let device = DiscoveredDevice(node: node, kind: kind, syspath: info.syspath, name: info.name)
+        if known[node] == device { return nil } // duplicate (enumeration raced the monitor)
+        known[node] = device
+        return .added(device)
+    }
+
+    // MARK: inotify
+
+    private func probe(_ node: String) -> DeviceChange? {
+        if known[node] != nil { return nil }
+        let description: DeviceDescription
+        do {
+            description = try EvdevDevice(path: node).description
+        } catch {
+            if error.isDeviceGone { return nil }
+            let first = unavailable.insert(node).inserted
+            return first || !error.isPermissionDenied ? .unavailable(node: node, error: error) : nil
+        }
+        unavailable.remove(node)
+        let kind = description.kind
+        guard kind == .touchscreen || kind == .touchpad else {
+            return .ignored(node: node, reason: "not a touchscreen or touchpad (capabilities: \(kind)), \"\(description.name)\"")
+        }
+        let device = DiscoveredDevice(node: node, kind: kind, name: description.name)
+        known[node] = device
+        return .added(device)
+    }
+
+    private func rescan() -> [DeviceChange] {
+        let present = Set(CInput.listDirectory(inputDirectory).filter { $0.hasPrefix("event") }.map { inputDirectory + "/" + $0 })
+        var changes: [DeviceChange] = []
+        for node in known.keys.sorted() where !present.contains(node) {
+            known.removeValue(forKey: node); changes.append(.removed(node: node))
+        }
+        for node in present.sorted() { if let c = probe(node) { changes.append(c) } }
+        return changes
+    }
+}

@@ -1,0 +1,112 @@
+import GestureCore
+
+/// One open evdev node read through libevdev: opened O_RDONLY|O_NONBLOCK|O_CLOEXEC, timestamps on
+/// CLOCK_MONOTONIC, never grabbed. `deinit` frees the libevdev handle and closes the fd.
+///
+/// Put `fd` in the event loop (level-triggered) and call `readAvailable()` on each wakeup.
+public final class EvdevDevice {
+    /// The node it was opened from, e.g. /dev/input/event5.
+    public let path: String
+    /// The non-blocking fd, for epoll/Dispatch. Owned by this object: do not close it.
+    public let fd: Int32
+    /// Name, ids, properties, codes per type and absinfo, as libevdev reports them at open.
+    public let description: DeviceDescription
+    /// Protocol-B slots that already had a contact (tracking id ≥ 0) when the device was opened:
+    /// the decoder ignores those touches until they lift.
+    public let activeSlotsAtOpen: Set<Int>
+    /// BTN_TOUCH was down at open (for single-touch and protocol-A devices).
+    public let touchDownAtOpen: Bool
+
+    private let handle: OpaquePointer
+
+    /// Opens `path`. Throws an `InputError` carrying errno (EACCES explains the `input` group).
+    public init(path: String) throws(InputError) {
+        let fd = CInput.openReadOnly(path)
+        guard fd >= 0 else { throw InputError(operation: "open", path: path, errno: -fd) }
+        let handle: OpaquePointer
+        switch CInput.evdevNew(fd: fd) {
+        case .success(let h): handle = h
+        case .failure(var e):
+            CInput.close(fd)
+            e.path = path
+            throw e
+        }
+        let rc = CInput.evdevSetMonotonic(handle)
+        if rc != 0 {
+            CInput.evdevFree(handle); CInput.close(fd)
+            throw InputError(operation: "libevdev_set_clock_id(CLOCK_MONOTONIC)", path: path, errno: -rc)
+        }
+        self.path = path
+        self.fd = fd
+        self.handle = handle
+        self.description = CInput.evdevDescription(handle)
+        self.activeSlotsAtOpen = CInput.evdevActiveSlots(handle)
+        self.touchDownAtOpen = description.hasKey(KeyCode.btnTouch)
+            && CInput.evdevValue(handle, type: EventType.key, code: KeyCode.btnTouch) != 0
+    }
+
+    deinit {
+        CInput.evdevFree(handle)
+        CInput.close(fd)
+    }
+
+    /// How a read ended.
+    public enum ReadStatus: Hashable, Sendable {
+        /// Everything queued was read (EAGAIN).
+        case drained
+        /// `maximumEvents` were read and more may be queued; the fd stays readable.
+        case more
+        /// ENODEV: the device was unplugged. Close it; the session is over.
+        case deviceGone
+        /// Any other read error.
+        case failed(InputError)
+    }
+
+    /// What one `readAvailable()` produced.
+    public struct ReadResult: Sendable {
+        /// Events in kernel order. After a SYN_DROPPED, the events libevdev synthesizes for the
+        /// state delta follow it and end with a SYN_REPORT (the decoder resynchronizes on them).
+        public var events: [InputEvent]
+        /// How many SYN_DROPPED resyncs happened during this read.
+        public var resyncCount: Int
+        public var status: ReadStatus
+    }
+
+    /// Reads until EAGAIN (or `maximumEvents`), handling SYN_DROPPED: the SYN_DROPPED event and the
+    /// sync delta (read with LIBEVDEV_READ_FLAG_SYNC until −EAGAIN) are passed through in order.
+    public func readAvailable(maximumEvents: Int = 16_384) -> ReadResult {
+        var events: [InputEvent] = []
+        var resyncs = 0
+        while events.count < maximumEvents {
+            switch CInput.evdevNext(handle, sync: false) {
+            case .again:
+                return ReadResult(events: events, resyncCount: resyncs, status: .drained)
+            case .failure(let e):
+                let status: ReadStatus = e == 19 /* ENODEV */ ? .deviceGone
+                    : .failed(InputError(operation: "libevdev_next_event", path: path, errno: e))
+                return ReadResult(events: events, resyncCount: resyncs, status: status)
+            case .event(let event, let sync):
+                events.append(event)
+                guard sync else { continue }
+                // LIBEVDEV_READ_STATUS_SYNC: `event` is the SYN_DROPPED; now the state delta.
+                resyncs += 1
+                syncing: while true {
+                    switch CInput.evdevNext(handle, sync: true) {
+                    case .event(let delta, _): events.append(delta)
+                    case .again: break syncing
+                    case .failure(let e):
+                        let status: ReadStatus = e == 19 ? .deviceGone
+                            : .failed(InputError(operation: "libevdev_next_event(SYNC)", path: path, errno: e))
+                        return ReadResult(events: events, resyncCount: resyncs, status: status)
+                    }
+                }
+                // libevdev ends the delta with a SYN_REPORT; make sure the decoder sees one.
+                if events.last?.isSynReport != true {
+                    let t = events.last?.time ?? event.time
+                    events.append(InputEvent(time: t, type: EventType.syn, code: SynCode.report, value: 0))
+                }
+            }
+        }
+        return ReadResult(events: events, resyncCount: resyncs, status: .more)
+    }
+}

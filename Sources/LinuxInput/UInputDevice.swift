@@ -1,0 +1,42 @@
+import GestureCore
+
+/// A virtual input device made through uinput (libevdev_uinput_create_from_device) with the
+/// capabilities of a `DeviceDescription` — e.g. the header of a real recording. Used by the kernel
+/// tests and the bench to put real-looking devices in /dev/input. `deinit` destroys the device
+/// (the kernel then sends the udev "remove").
+public final class UInputDevice {
+    /// The /dev/input/eventN node the kernel made (nil if libevdev could not find it).
+    public let devnode: String?
+    /// The /sys/devices/virtual/input/inputN path.
+    public let syspath: String?
+    public let name: String
+
+    private let uinput: OpaquePointer
+    private let template: OpaquePointer
+
+    /// Needs write access to /dev/uinput (root) and a kernel with uinput.
+    public init(description: DeviceDescription, name: String? = nil) throws(InputError) {
+        let name = name ?? description.name
+        switch CInput.uinputCreate(description, name: name) {
+        case .success(let (u, t)):
+            uinput = u; template = t
+        case .failure(let e):
+            throw e
+        }
+        self.name = name
+        self.devnode = CInput.uinputDevnode(uinput)
+        self.syspath = CInput.uinputSyspath(uinput)
+    }
+
+    deinit { CInput.uinputDestroy(uinput, template: template) }
+
+    /// Writes one event (its time is ignored: the kernel stamps it).
+    public func write(type: UInt16, code: UInt16, value: Int32) throws(InputError) {
+        let rc = CInput.uinputWrite(uinput, type: type, code: code, value: value)
+        guard rc == 0 else { throw InputError(operation: "libevdev_uinput_write_event", path: devnode, errno: -rc) }
+    }
+
+    public func write(_ event: InputEvent) throws(InputError) {
+        try write(type: event.type, code: event.code, value: event.value)
+    }
+}
