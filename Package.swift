@@ -7,6 +7,7 @@ let package = Package(
     name: "gestured",
     products: [
         .executable(name: "gestured", targets: ["gestured"]),
+        .executable(name: "gestured-bench", targets: ["gestured-bench"]),
     ],
     targets: [
         // C libraries from Debian, found through pkg-config.
@@ -28,6 +29,10 @@ let package = Package(
         .executableTarget(name: "gestured", dependencies: ["GestureDaemon"]),
         // Test helper for the kernel suite (Tests/VM): uinput devices from recordings' headers.
         .executableTarget(name: "gestured-uinput", dependencies: ["GestureCore", "LinuxInput"]),
+        // Measured speed: `swift run -c release gestured-bench` prints one `name: value unit` per figure.
+        .executableTarget(name: "gestured-bench", dependencies: [
+            "GestureDaemon", "GestureCore", "GestureRecording", "GestureConfig", "GestureWire",
+        ]),
 
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"]),
         .testTarget(name: "GestureRecordingTests", dependencies: ["GestureRecording", "GestureCore"]),

@@ -1,21 +1,337 @@
 /// Runs every recognizer of one device over its frames and arbitrates between them.
-/// PLACEHOLDER API (recognizers land in their own issue): the daemon and `gestured replay`
-/// build against this surface.
+///
+/// Arbitration is data, not callbacks:
+/// - **Families, exclusive by default.** The recognizers form families — translation (pan + swipe),
+///   transform (pinch + rotate), long press, edge swipe — and the first family to commit in a touch
+///   sequence fails the others. Within a family both members run together: pinch with rotate,
+///   pan with swipe (pan reports the motion continuously, swipe fires once at its threshold).
+///   Any commit fails the tap.
+/// - **Require-to-fail.** Pan and swipe wait for an edge swipe to fail when the sequence started in
+///   an edge zone (and edgeSwipe is bound). A tap waits for a double tap only for the finger counts
+///   in `doubleTapFingerCounts` when doubleTap is bound: then it is reported when the double-tap
+///   gap has passed (touchpad 180 ms + 20 ms per extra finger, touchscreen 300 ms after the lift).
+/// - **Finger-count changes.** While nothing has committed, recognizers simply follow the count.
+///   Once something has, a count that stays different for `fingerCountDebounce` (100 ms) cancels
+///   the continuous gestures in flight and starts the recognizers afresh for the new count;
+///   a count back to the original within the debounce changes nothing; all fingers up ends them.
+/// - **SYN_DROPPED / removal.** A `.resynchronized` or `.deviceRemoved` frame, or `cancelAll(at:)`,
+///   cancels everything in flight, drops a tap waiting for its double tap, and ignores the touches
+///   still down until every finger has lifted.
+///
+/// Kinds that are not bound still take part in arbitration (an unbound pan still keeps a
+/// two-finger scroll from becoming a pinch) but emit nothing; only edgeSwipe and doubleTap,
+/// whose waits cost latency, are switched off entirely when unbound.
+///
+/// Time comes only from frames and `advance(to:)`: overdue deadlines fire before a later frame.
 public struct RecognizerArena: Sendable {
     public let device: DeviceDescription
     public let thresholds: Thresholds
-    /// Gesture kinds something is bound to, per finger count; decides whether tap waits for doubleTap.
+    /// Gesture kinds something is bound to; decides what is emitted and which waits happen.
     public var boundKinds: Set<GestureKind>
-
-    public init(device: DeviceDescription, thresholds: Thresholds, boundKinds: Set<GestureKind> = Set(GestureKind.all)) {
-        self.device = device; self.thresholds = thresholds; self.boundKinds = boundKinds
+    /// Finger counts with a doubleTap binding: only these taps wait for a possible second tap.
+    public var doubleTapFingerCounts: Set<Int>
+    /// Swipe (and pan) directions: 4 (90° sectors) or 8 (45° sectors). Events always carry dx/dy,
+    /// so a binding can re-quantize with `GestureDirection.quantize(dx:dy:directions:)`.
+    public var swipeDirections: Int {
+        get { swipe.directions }
+        set { swipe.directions = newValue == 8 ? 8 : 4; pan.directions = swipe.directions }
     }
 
-    /// Feeds one frame; overdue deadlines fire first.
-    public mutating func process(_ frame: TouchFrame) -> [GestureEvent] { [] }
+    private enum Family { case translation, transform, longPress, edge }
+
+    private var tracker = MotionTracker()
+    private var tap = TapRecognizer()
+    private var doubleTap = DoubleTapRecognizer()
+    private var longPress = LongPressRecognizer()
+    private var pan = PanRecognizer()
+    private var swipe = SwipeRecognizer()
+    private var pinch = PinchRecognizer()
+    private var rotate = RotateRecognizer()
+    private var edge = EdgeSwipeRecognizer()
+    private var sink = EventSink()
+
+    private var inSequence = false
+    /// Touches that were down at a resync/cancel: ignored until every finger lifts.
+    private var ignoringUntilLift = false
+    private var committed: Family?
+    /// The finger count the committed gestures run with.
+    private var sequenceFingers = 0
+    private var countChangeSince: Instant?
+    private var lastTime: Instant?
+    private let semiMT: Bool
+    private var frameIsSemiMT = false
+
+    public init(device: DeviceDescription, thresholds: Thresholds,
+                boundKinds: Set<GestureKind> = Set(GestureKind.all),
+                doubleTapFingerCounts: Set<Int> = Set(1...5), swipeDirections: Int = 4) {
+        self.device = device; self.thresholds = thresholds; self.boundKinds = boundKinds
+        self.doubleTapFingerCounts = doubleTapFingerCounts
+        self.semiMT = device.isSemiMT
+        let size = device.size
+        sink.width = size.width; sink.height = size.height
+        sink.events.reserveCapacity(0)
+        self.swipeDirections = swipeDirections
+    }
+
+    /// "gestured bug:" lines collected since the last call (at most 100 are kept between calls).
+    public mutating func drainDiagnostics() -> [String] {
+        defer { sink.diagnostics.removeAll() }
+        return sink.diagnostics
+    }
+
+    // MARK: - Time
+
     /// The earliest time at which `advance(to:)` has something to do.
-    public var nextDeadline: Instant? { nil }
-    public mutating func advance(to now: Instant) -> [GestureEvent] { [] }
-    /// Device removed or SYN_DROPPED: every gesture in flight ends `cancelled`.
-    public mutating func cancelAll(at now: Instant) -> [GestureEvent] { [] }
+    public var nextDeadline: Instant? {
+        var d: Instant?
+        func take(_ x: Instant?) { if let x, d == nil || x < d! { d = x } }
+        take(tap.nextDeadline)
+        take(doubleTap.nextDeadline)
+        take(longPress.nextDeadline)
+        if let since = countChangeSince { take(since + thresholds.fingerCountDebounce) }
+        return d
+    }
+
+    /// Fires every deadline at or before `now`.
+    public mutating func advance(to now: Instant) -> [GestureEvent] {
+        fireDeadlines(upTo: now)
+        return takeEvents()
+    }
+
+    private mutating func fireDeadlines(upTo now: Instant) {
+        var guardCount = 0
+        while let d = nextDeadline, d <= now {
+            fire(at: d)
+            guardCount += 1
+            if guardCount > 16 {
+                sink.bug("arena: deadline \(d) does not clear; resetting the recognizers")
+                resetAll()
+                break
+            }
+        }
+    }
+
+    private mutating func fire(at d: Instant) {
+        if let td = tap.nextDeadline, td <= d {
+            tap.advance(to: d)
+            if tap.state == .failed, let first = doubleTap.secondFailed() { emitTap(first, at: d) }
+        }
+        if let first = doubleTap.advance(to: d) { emitTap(first, at: d) }
+        if let ld = longPress.nextDeadline, ld <= d {
+            let m = tracker.sample
+            if longPress.fire(at: d, allowed: allows(.longPress) && m.fingers > 0, m, sink: &sink) {
+                commit(.longPress)
+            }
+        }
+        if let since = countChangeSince, since + thresholds.fingerCountDebounce <= d {
+            countChangeSince = nil
+            restartAfterCountChange(at: d)
+        }
+    }
+
+    // MARK: - Frames
+
+    /// Feeds one frame; overdue deadlines fire first.
+    public mutating func process(_ frame: TouchFrame) -> [GestureEvent] {
+        fireDeadlines(upTo: frame.time)
+        if let last = lastTime, frame.time < last {
+            sink.bug("arena: frame time \(frame.time) before the previous frame's \(last)")
+        }
+        lastTime = frame.time
+        if !frame.flags.isDisjoint(with: [.resynchronized, .deviceRemoved]) {
+            cancelInFlight(at: frame.time)
+            ignoringUntilLift = !frame.flags.contains(.deviceRemoved) && hasFingers(frame)
+            return takeEvents()
+        }
+        if ignoringUntilLift {
+            if !hasFingers(frame) { ignoringUntilLift = false; tracker.clear() }
+            return takeEvents()
+        }
+        frameIsSemiMT = semiMT || frame.flags.contains(.semiMT)
+        let m = tracker.update(frame, semiMT: frameIsSemiMT)
+        if !inSequence {
+            guard m.fingers > 0 else { return takeEvents() }
+            beginSequence(m)
+        }
+        trackFingerCount(m)
+        feed(m)
+        if m.fingers == 0 { endSequence(m) }
+        return takeEvents()
+    }
+
+    /// Device removed or SYN_DROPPED: overdue deadlines fire, then every gesture in flight ends
+    /// `cancelled`, a tap waiting for its double tap is dropped, and touches still down are ignored
+    /// until every finger has lifted.
+    public mutating func cancelAll(at now: Instant) -> [GestureEvent] {
+        fireDeadlines(upTo: now)
+        let wasDown = inSequence
+        cancelInFlight(at: now)
+        ignoringUntilLift = ignoringUntilLift || wasDown
+        return takeEvents()
+    }
+
+    // MARK: - Internals
+
+    private func hasFingers(_ frame: TouchFrame) -> Bool {
+        frame.fingerCount > 0 || frame.touches.contains { $0.phase.isActive }
+    }
+
+    private mutating func takeEvents() -> [GestureEvent] {
+        if sink.events.isEmpty { return [] }
+        defer { sink.events = [] }
+        if boundKinds.count < GestureKind.all.count {
+            return sink.events.filter { boundKinds.contains($0.kind) }
+        }
+        return sink.events
+    }
+
+    private func bound(_ kind: GestureKind) -> Bool { boundKinds.contains(kind) }
+
+    private func allows(_ family: Family) -> Bool { committed == nil || committed == family }
+
+    private mutating func commit(_ family: Family) {
+        guard committed == nil else { return }
+        committed = family
+        sequenceFingers = tracker.sample.fingers
+        countChangeSince = nil
+        tap.fail()
+        if family != .translation { pan.fail(); swipe.fail() }
+        if family != .transform { pinch.fail(); rotate.fail() }
+        if family != .longPress { longPress.fail() }
+        if family != .edge { edge.fail() }
+    }
+
+    private mutating func beginSequence(_ m: MotionSample) {
+        inSequence = true
+        committed = nil
+        countChangeSince = nil
+        sequenceFingers = m.fingers
+        if tap.state != .idle || pan.inFlight || pinch.inFlight || rotate.inFlight || edge.inFlight
+            || longPress.inFlight {
+            sink.bug("arena: a touch sequence began while recognizers were still active; resetting them")
+        }
+        resetMotionRecognizers(m, at: m.time)
+        tap.reset()
+        if bound(.edgeSwipe) {
+            edge.sequenceBegan(m, width: sink.width, height: sink.height, thresholds)
+        } else {
+            edge.fail()
+        }
+        if let first = doubleTap.sequenceBegan(m, thresholds) { emitTap(first, at: m.time) }
+    }
+
+    private mutating func resetMotionRecognizers(_ m: MotionSample, at time: Instant) {
+        pan.reset(); swipe.reset(); pinch.reset(); rotate.reset()
+        longPress.restart(m, at: time, thresholds)
+    }
+
+    private mutating func trackFingerCount(_ m: MotionSample) {
+        guard m.fingers > 0 else { countChangeSince = nil; return }
+        if committed == nil {
+            sequenceFingers = m.fingers
+            countChangeSince = nil
+        } else if m.fingers != sequenceFingers {
+            if countChangeSince == nil { countChangeSince = m.time }
+        } else {
+            countChangeSince = nil
+        }
+    }
+
+    /// The count stayed changed past the debounce: cancel what is in flight, start afresh.
+    private mutating func restartAfterCountChange(at time: Instant) {
+        let m = tracker.sample
+        pan.finish(.cancelled, m, at: time, sink: &sink)
+        pinch.finish(.cancelled, m, thresholds, at: time, sink: &sink)
+        rotate.finish(.cancelled, m, at: time, sink: &sink)
+        edge.finish(.cancelled, m, at: time, sink: &sink)
+        longPress.finish(.cancelled, at: time, m, sink: &sink)
+        tracker.rebase()
+        committed = nil
+        sequenceFingers = m.fingers
+        resetMotionRecognizers(tracker.sample, at: time)
+        edge.fail()
+    }
+
+    private mutating func feed(_ m: MotionSample) {
+        let t = thresholds
+        let completed = tap.update(m, t)
+        flushFirstTapIfSecondFailed(completed, at: m.time)
+
+        if edge.update(m, allowed: allows(.edge), t, sink: &sink) { commit(.edge) }
+        longPress.update(m, t, sink: &sink)
+        let translationAllowed = allows(.translation) && !edge.isPossible
+        if pan.update(m, allowed: translationAllowed, t, sink: &sink) { commit(.translation) }
+        if swipe.update(m, allowed: translationAllowed, t, sink: &sink) { commit(.translation) }
+        let transformAllowed = allows(.transform) && !frameIsSemiMT
+        if pinch.update(m, allowed: transformAllowed, t, sink: &sink) { commit(.transform) }
+        if rotate.update(m, allowed: transformAllowed, t, sink: &sink) { commit(.transform) }
+
+        flushFirstTapIfSecondFailed(completed, at: m.time)
+        if let completed {
+            if committed != nil {
+                sink.bug("arena: a tap completed after another gesture committed; dropped")
+            } else {
+                handleTap(completed)
+            }
+        }
+    }
+
+    /// The second touch of a would-be double tap is no tap: the first tap is reported now.
+    private mutating func flushFirstTapIfSecondFailed(_ completed: TapRecognizer.Completed?, at time: Instant) {
+        if completed == nil && tap.state != .possible, let first = doubleTap.secondFailed() {
+            emitTap(first, at: time)
+        }
+    }
+
+    private mutating func handleTap(_ c: TapRecognizer.Completed) {
+        if case .secondDown(let first) = doubleTap.state {
+            doubleTap.reset()
+            if first.fingers == c.fingers {
+                if bound(.doubleTap) {
+                    sink.events.append(TapRecognizer.event(.doubleTap, c, at: c.time, sink: &sink))
+                }
+                return
+            }
+            emitTap(first, at: c.time)
+        }
+        if bound(.doubleTap) && doubleTapFingerCounts.contains(c.fingers) {
+            doubleTap.wait(for: c, thresholds)
+        } else {
+            emitTap(c, at: c.time)
+        }
+    }
+
+    private mutating func emitTap(_ c: TapRecognizer.Completed, at time: Instant) {
+        guard bound(.tap) else { return }
+        sink.events.append(TapRecognizer.event(.tap, c, at: time, sink: &sink))
+    }
+
+    private mutating func endSequence(_ m: MotionSample) {
+        // Continuous recognizers saw fingers == 0 in `feed` and ended themselves.
+        inSequence = false
+        committed = nil
+        countChangeSince = nil
+        longPress.reset(); pan.reset(); swipe.reset(); pinch.reset(); rotate.reset(); edge.reset()
+        if tap.state != .idle { tap.reset() }
+        tracker.clear()
+    }
+
+    private mutating func cancelInFlight(at time: Instant) {
+        let m = tracker.sample
+        pan.finish(.cancelled, m, at: time, sink: &sink)
+        pinch.finish(.cancelled, m, thresholds, at: time, sink: &sink)
+        rotate.finish(.cancelled, m, at: time, sink: &sink)
+        edge.finish(.cancelled, m, at: time, sink: &sink)
+        longPress.finish(.cancelled, at: time, m, sink: &sink)
+        resetAll()
+    }
+
+    private mutating func resetAll() {
+        tap.reset(); doubleTap.reset(); longPress.reset(); pan.reset(); swipe.reset()
+        pinch.reset(); rotate.reset(); edge.reset()
+        tracker.clear()
+        inSequence = false
+        committed = nil
+        countChangeSince = nil
+    }
 }

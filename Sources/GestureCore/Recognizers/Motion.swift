@@ -1,0 +1,221 @@
+/// Shared per-frame analysis of the fingers on the surface, computed once per frame by the
+/// arena and read by every recognizer (libinput computes its touch deltas once per EV_SYN too).
+///
+/// Translation is the sum of per-frame steps, each step the mean movement of the touches present
+/// in both the previous and this frame: fingers landing or lifting never make it jump. Scale and
+/// rotation accumulate the same way, around the centroid of those continuing touches. On semi-MT
+/// devices (bounding box, not contacts) a frame whose finger count changed contributes no step
+/// and rebases each touch's start, because the box corners jump when a finger joins.
+struct MotionSample {
+    var time: Instant = .zero
+    /// Fingers on the surface: max(frame.fingerCount, active positioned touches).
+    var fingers: Int = 0
+    /// Active touches with a position.
+    var positioned: Int = 0
+    /// A touch began or the finger count rose in this frame.
+    var fingerLanded = false
+    /// Centroid of the active positioned touches, mm (valid when `positioned > 0`).
+    var centroidX: Millimeters = 0
+    var centroidY: Millimeters = 0
+    /// This frame's step and the accumulated translation since the baseline, mm.
+    var stepX: Millimeters = 0
+    var stepY: Millimeters = 0
+    var totalX: Millimeters = 0
+    var totalY: Millimeters = 0
+    /// Accumulated span ratio and rotation (radians, positive clockwise with y down) since the baseline.
+    var scale: Double = 1
+    var rotation: Double = 0
+    /// Span of the active touches: twice their mean distance from the centroid (for two fingers,
+    /// the distance between them), mm.
+    var span: Millimeters = 0
+    /// Largest distance any active touch has moved from where it started (or was rebased), mm.
+    var maxTouchTravel: Millimeters = 0
+    /// Smoothed centroid velocity, mm/s.
+    var velocityX: Double = 0
+    var velocityY: Double = 0
+
+    var totalDistance: Millimeters { (totalX * totalX + totalY * totalY).squareRoot() }
+    var velocity: Double { (velocityX * velocityX + velocityY * velocityY).squareRoot() }
+    /// The span change explained by the accumulated scale, mm.
+    var spanChange: Millimeters { scale > 0 ? span - span / scale : 0 }
+    /// The arc length the accumulated rotation covers at the current mean radius, mm.
+    var rotationArc: Millimeters { abs(rotation) * span / 2 }
+}
+
+/// Keeps each touch's start and previous position (no per-frame allocation: the table's storage
+/// is reserved once and reused).
+struct MotionTracker {
+    private var ids: [Int] = []
+    private var startX: [Double] = [], startY: [Double] = []
+    private var prevX: [Double] = [], prevY: [Double] = []
+    private(set) var sample = MotionSample()
+    private var lastTime: Instant?
+    private var lastFingers = 0
+    /// Velocity smoothing time constant.
+    private let velocityTau: Double = 0.04
+
+    init() {
+        ids.reserveCapacity(16); startX.reserveCapacity(16); startY.reserveCapacity(16)
+        prevX.reserveCapacity(16); prevY.reserveCapacity(16)
+    }
+
+    private func index(of id: Int) -> Int? {
+        for i in ids.indices where ids[i] == id { return i }
+        return nil
+    }
+
+    /// Forget every touch (sequence over, or state resynchronized).
+    mutating func clear() {
+        ids.removeAll(keepingCapacity: true); startX.removeAll(keepingCapacity: true)
+        startY.removeAll(keepingCapacity: true); prevX.removeAll(keepingCapacity: true)
+        prevY.removeAll(keepingCapacity: true)
+        sample = MotionSample(); lastTime = nil; lastFingers = 0
+    }
+
+    /// Start measuring translation, scale, rotation and travel afresh from the current positions.
+    mutating func rebase() {
+        for i in ids.indices { startX[i] = prevX[i]; startY[i] = prevY[i] }
+        sample.totalX = 0; sample.totalY = 0; sample.scale = 1; sample.rotation = 0
+        sample.maxTouchTravel = 0; sample.velocityX = 0; sample.velocityY = 0
+    }
+
+    mutating func update(_ frame: TouchFrame, semiMT: Bool) -> MotionSample {
+        var s = sample
+        s.time = frame.time
+        s.stepX = 0; s.stepY = 0
+        // Pass 1: membership, and the continuing touches' centroids before and after.
+        var n = 0, px = 0.0, py = 0.0, nx = 0.0, ny = 0.0
+        var positioned = 0, began = false
+        for t in frame.touches where t.tool == .finger {
+            if t.phase.isActive {
+                positioned += 1
+                if let i = index(of: t.id), t.phase != .began {
+                    n += 1; px += prevX[i]; py += prevY[i]; nx += t.x; ny += t.y
+                } else if index(of: t.id) == nil {
+                    ids.append(t.id); startX.append(t.x); startY.append(t.y)
+                    prevX.append(t.x); prevY.append(t.y); began = true
+                }
+            }
+        }
+        let fingers = Swift.max(frame.fingerCount, positioned)
+        let countChanged = fingers != lastFingers
+        s.fingerLanded = began || fingers > lastFingers
+        let skipStep = semiMT && countChanged
+        // Pass 2: step, scale, rotation over the continuing touches; update positions.
+        var cx = 0.0, cy = 0.0
+        var radiusBefore = 0.0, radiusAfter = 0.0, turn = 0.0, weight = 0.0
+        var travel2 = 0.0
+        if n > 0 { px /= Double(n); py /= Double(n); nx /= Double(n); ny /= Double(n) }
+        for t in frame.touches where t.tool == .finger {
+            guard let i = index(of: t.id) else { continue }
+            if !t.phase.isActive {
+                ids.remove(at: i); startX.remove(at: i); startY.remove(at: i)
+                prevX.remove(at: i); prevY.remove(at: i)
+                continue
+            }
+            cx += t.x; cy += t.y
+            if t.phase != .began && n >= 2 && !skipStep {
+                let ax = prevX[i] - px, ay = prevY[i] - py
+                let bx = t.x - nx, by = t.y - ny
+                let ra = (ax * ax + ay * ay).squareRoot(), rb = (bx * bx + by * by).squareRoot()
+                radiusBefore += ra; radiusAfter += rb
+                let w = ra * rb
+                if w > 0.25 {
+                    turn += w * atan2(ax * by - ay * bx, ax * bx + ay * by)
+                    weight += w
+                }
+            }
+            prevX[i] = t.x; prevY[i] = t.y
+            if skipStep { startX[i] = t.x; startY[i] = t.y }
+            let dx = t.x - startX[i], dy = t.y - startY[i]
+            travel2 = Swift.max(travel2, dx * dx + dy * dy)
+        }
+        if n > 0 && !skipStep {
+            s.stepX = nx - px; s.stepY = ny - py
+            s.totalX += s.stepX; s.totalY += s.stepY
+        }
+        if radiusBefore > 0.5 && radiusAfter > 0 { s.scale *= radiusAfter / radiusBefore }
+        if weight > 0 { s.rotation += turn / weight }
+        s.positioned = positioned
+        s.fingers = fingers
+        if positioned > 0 { s.centroidX = cx / Double(positioned); s.centroidY = cy / Double(positioned) }
+        // Span: twice the mean distance from the centroid of all active touches.
+        var r = 0.0
+        if positioned >= 2 {
+            for t in frame.touches where t.tool == .finger && t.phase.isActive {
+                let dx = t.x - s.centroidX, dy = t.y - s.centroidY
+                r += (dx * dx + dy * dy).squareRoot()
+            }
+            r = 2 * r / Double(positioned)
+        }
+        s.span = r
+        s.maxTouchTravel = Swift.max(s.maxTouchTravel, travel2.squareRoot())
+        // Velocity: exponential smoothing of the instantaneous centroid velocity.
+        if let last = lastTime, frame.time > last {
+            let dt = (frame.time - last).doubleSeconds
+            if dt < 0.2 {
+                let a = dt / (dt + velocityTau)
+                s.velocityX += a * (s.stepX / dt - s.velocityX)
+                s.velocityY += a * (s.stepY / dt - s.velocityY)
+            } else {
+                s.velocityX = 0; s.velocityY = 0
+            }
+        }
+        lastTime = frame.time
+        lastFingers = fingers
+        sample = s
+        return s
+    }
+}
+
+/// atan2 without libm (GestureCore imports nothing): octant reduction and a minimax polynomial,
+/// accurate to about 1e-5 rad.
+func atan2(_ y: Double, _ x: Double) -> Double {
+    if x == 0 && y == 0 { return 0 }
+    let ax = abs(x), ay = abs(y)
+    let swap = ay > ax
+    let z = swap ? ax / ay : ay / ax          // 0…1
+    let z2 = z * z
+    // atan(z) on [0, 1].
+    var a = z * (0.99997726 + z2 * (-0.33262347 + z2 * (0.19354346 + z2 * (-0.11643287
+              + z2 * (0.05265332 + z2 * -0.01172120)))))
+    if swap { a = Double.pi / 2 - a }
+    if x < 0 { a = Double.pi - a }
+    return y < 0 ? -a : a
+}
+
+extension GestureDirection {
+    /// Quantizes a displacement (x right, y down) into 4 directions (90° sectors) or 8 directions
+    /// (45° sectors, ±22.5° around each). Bindings use it to re-quantize a swipe's dx/dy.
+    public static func quantize(dx: Double, dy: Double, directions: Int) -> GestureDirection? {
+        let ax = abs(dx), ay = abs(dy)
+        if ax == 0 && ay == 0 { return nil }
+        if directions == 8 {
+            let tan22_5 = 0.41421356237309503
+            if ay <= ax * tan22_5 { return dx > 0 ? .right : .left }
+            if ax <= ay * tan22_5 { return dy > 0 ? .down : .up }
+            if dy < 0 { return dx > 0 ? .upRight : .upLeft }
+            return dx > 0 ? .downRight : .downLeft
+        }
+        if ax >= ay { return dx > 0 ? .right : .left }
+        return dy > 0 ? .down : .up
+    }
+}
+
+/// The arithmetic every recognizer shares; emits events with ids and device-relative positions.
+struct EventSink {
+    var events: [GestureEvent] = []
+    var diagnostics: [String] = []
+    var nextID: UInt64 = 1
+    var width: Millimeters = 1
+    var height: Millimeters = 1
+
+    mutating func newID() -> UInt64 { defer { nextID += 1 }; return nextID }
+
+    func fractionX(_ mm: Millimeters) -> Double { width > 0 ? Swift.min(1, Swift.max(0, mm / width)) : 0 }
+    func fractionY(_ mm: Millimeters) -> Double { height > 0 ? Swift.min(1, Swift.max(0, mm / height)) : 0 }
+
+    mutating func bug(_ message: String) {
+        if diagnostics.count < 100 { diagnostics.append("gestured bug: " + message) }
+    }
+}

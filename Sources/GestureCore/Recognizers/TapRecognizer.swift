@@ -1,0 +1,82 @@
+/// Tap, 1–5 fingers: every finger up within `tapTimeout` of the last finger down, none moved more
+/// than `tapMaximumMovement`. The finger count is the most fingers down at once during the
+/// sequence (staggered landings and lifts count; BTN_TOOL_* counts on semi-MT pads count).
+///
+/// ```
+///            first finger down
+///   idle ─────────────────────────► possible ──── finger down: restart timer, fingers = max
+///    ▲                                 │  │
+///    │ all up (completed: the arena    │  └─ moved > tapMaximumMovement, timeout after the
+///    │ emits a tap, or hands it to     │     last down, > 5 fingers, another gesture commits
+///    │ doubleTap when one is bound)    ▼
+///    └──────────────────────────── (all up) ◄──── failed
+///    ▲                                              │
+///    └────────────────── all up ────────────────────┘
+/// ```
+/// The recognizer never emits itself: `update` returns the completed tap and the arena decides
+/// whether it waits for a double tap (see `DoubleTapRecognizer`).
+struct TapRecognizer {
+    enum State { case idle, possible, failed }
+    /// A tap that completed: where (mm), when (the lift), how many fingers.
+    struct Completed: Hashable {
+        var fingers: Int
+        var time: Instant
+        var x: Millimeters
+        var y: Millimeters
+    }
+
+    private(set) var state = State.idle
+    private var maxFingers = 0
+    private var lastDown = Instant.zero
+
+    var nextDeadline: Instant? {
+        state == .possible ? lastDown + thresholdsTimeout + .microseconds(1) : nil
+    }
+    private var thresholdsTimeout: Duration = .zero
+
+    mutating func fail() { if state == .possible { state = .failed } }
+    mutating func reset() { state = .idle; maxFingers = 0 }
+
+    mutating func advance(to now: Instant) {
+        if let d = nextDeadline, d <= now { state = .failed }
+    }
+
+    mutating func update(_ m: MotionSample, _ t: Thresholds) -> Completed? {
+        switch state {
+        case .idle: return handleIdle(m, t)
+        case .possible: return handlePossible(m, t)
+        case .failed:
+            if m.fingers == 0 { reset() }
+            return nil
+        }
+    }
+
+    private mutating func handleIdle(_ m: MotionSample, _ t: Thresholds) -> Completed? {
+        guard m.fingers > 0 else { return nil }
+        state = .possible
+        maxFingers = m.fingers
+        lastDown = m.time
+        thresholdsTimeout = t.tapTimeout
+        return handlePossible(m, t)
+    }
+
+    private mutating func handlePossible(_ m: MotionSample, _ t: Thresholds) -> Completed? {
+        if m.fingerLanded { lastDown = m.time }
+        maxFingers = Swift.max(maxFingers, m.fingers)
+        if m.maxTouchTravel > t.tapMaximumMovement || maxFingers > 5 || m.time > lastDown + t.tapTimeout {
+            state = .failed
+            if m.fingers == 0 { reset() }
+            return nil
+        }
+        guard m.fingers == 0 else { return nil }
+        let done = Completed(fingers: maxFingers, time: m.time, x: m.centroidX, y: m.centroidY)
+        reset()
+        return done
+    }
+
+    /// The event for a tap (or the double tap whose second tap is `c`).
+    static func event(_ kind: GestureKind, _ c: Completed, at time: Instant, sink: inout EventSink) -> GestureEvent {
+        GestureEvent(kind: kind, phase: .recognized, id: sink.newID(), fingers: c.fingers, time: time,
+                     x: sink.fractionX(c.x), y: sink.fractionY(c.y))
+    }
+}

@@ -1,0 +1,54 @@
+import GestureCore
+import Testing
+
+@Suite struct RecognizerEdgeSwipeTests {
+    /// 100 × 70 mm: edge zone min(8 mm, 8 % of 70 mm) = 5.6 mm.
+    let pad = Devices.touchpad()
+    /// 300 × 200 mm: edge zone 4 mm, commit at 15 mm.
+    let screen = Devices.touchscreen()
+
+    @Test func edgeSwipe_fromLeftEdge_touchpad() {
+        let events = check("down 1 at (3,35) at 0ms; move 1 to (24,35) by 100ms; up 1 at 110ms", on: pad,
+                           expect: "edgeSwipe began right edge=left fingers=1 at=50ms; edgeSwipe ended right edge=left fingers=1")
+        #expect(abs((events.last?.distanceMillimeters ?? 0) - 21) < 1e-9)
+    }
+    @Test func edgeSwipe_zoneEdges_touchpad() {
+        check("down 1 at (5.5,35) at 0ms; move 1 to (25.5,35) by 100ms; up 1 at 110ms", on: pad,
+              expect: "edgeSwipe began right edge=left fingers=1; edgeSwipe ended right edge=left fingers=1")
+        check("down 1 at (5.7,35) at 0ms; move 1 to (25.7,35) by 100ms; up 1 at 110ms", on: pad,
+              expect: "pan began right fingers=1; swipe recognized right fingers=1; pan ended right fingers=1")
+    }
+    @Test func edgeSwipe_commitDistanceEdges() {
+        check("down 1 at (97,35) at 0ms; move 1 to (87.1,35) by 100ms; up 1 at 110ms", on: pad, expect: "nothing")
+        check("down 1 at (97,35) at 0ms; move 1 to (86.9,35) by 100ms; up 1 at 110ms", on: pad,
+              expect: "edgeSwipe began left edge=right fingers=1 at=100ms; edgeSwipe ended left edge=right fingers=1")
+    }
+    @Test func edgeSwipe_angleEdges() {
+        // 44° off the inward normal still counts; 46° fails and becomes a swipe.
+        check("down 1 at (150,2) at 0ms; move 1 to (169.3,22) by 100ms; up 1 at 110ms", on: screen,
+              expect: "edgeSwipe began down edge=top fingers=1; edgeSwipe ended down edge=top fingers=1")
+        check("down 1 at (150,2) at 0ms; move 1 to (170.7,22) by 100ms; up 1 at 110ms", on: screen,
+              expect: "pan began right fingers=1; swipe recognized right fingers=1; pan ended right fingers=1")
+    }
+    @Test func edgeSwipe_alongTheEdge_isAPanDown() {
+        check("down 1 at (98,10) at 0ms; move 1 to (98,40) by 300ms; up 1 at 310ms", on: pad,
+              expect: "pan began down fingers=1; swipe recognized down fingers=1; pan ended down fingers=1")
+    }
+    @Test func edgeSwipe_bottomEdge_twoFingers_touchscreen() {
+        check("down 1 at (140,198), 2 at (160,198) at 0ms; move 1 to (140,170), 2 to (160,170) by 100ms; up 1, 2 at 110ms",
+              on: screen, expect: "edgeSwipe began up edge=bottom fingers=2; edgeSwipe ended up edge=bottom fingers=2")
+    }
+    @Test func edgeSwipe_unbound_isASwipe() {
+        check("down 1 at (3,35) at 0ms; move 1 to (23,35) by 100ms; up 1 at 110ms", on: pad,
+              expect: "swipe recognized right fingers=1", bound: [.swipe])
+    }
+    @Test func edgeSwipe_unknownSize_zoneIsTwoPercent() {
+        // No resolution: nominal 100 mm on the shorter axis, zone 2 mm.
+        let unknown = Devices.touchscreen(width: 400, height: 300, resolution: 0)
+        #expect(!unknown.sizeKnown)
+        check("down 1 at (1.5,50) at 0ms; move 1 to (25,50) by 100ms; up 1 at 110ms", on: unknown,
+              expect: "edgeSwipe began right edge=left fingers=1; edgeSwipe ended right edge=left fingers=1")
+        check("down 1 at (2.5,50) at 0ms; move 1 to (25,50) by 100ms; up 1 at 110ms", on: unknown,
+              expect: "pan began right fingers=1; swipe recognized right fingers=1; pan ended right fingers=1")
+    }
+}

@@ -1,0 +1,69 @@
+import GestureCore
+import Testing
+
+/// Tap scenarios (doubleTap unbound unless the test is about the wait, so taps come at lift).
+@Suite struct RecognizerTapTests {
+    let pad = Devices.touchpad()
+    let screen = Devices.touchscreen()
+    let noDouble = Set(GestureKind.all).subtracting([.doubleTap])
+
+    @Test func tap_oneFinger_touchpad_recognizedAtLift() {
+        check("down 1 at (50,35) at 0ms; up 1 at 100ms", on: pad, expect: "tap recognized fingers=1 at=100ms", bound: noDouble)
+    }
+    @Test func tap_liftJustWithinTimeout_recognized() {
+        check("down 1 at (50,35) at 0ms; up 1 at 180ms", on: pad, expect: "tap recognized fingers=1 at=180ms", bound: noDouble)
+    }
+    @Test func tap_liftJustAfterTimeout_fails() {
+        check("down 1 at (50,35) at 0ms; up 1 at 181ms", on: pad, expect: "nothing", bound: noDouble)
+    }
+    @Test func tap_movementJustBelowSlop_recognized() {
+        check("down 1 at (50,35) at 0ms; move 1 to (51.25,35) by 50ms; up 1 at 100ms", on: pad,
+              expect: "tap recognized fingers=1", bound: noDouble)
+    }
+    @Test func tap_whenFingerMovesBeyondSlop_fails() {
+        check("down 1 at (50,35) at 0ms; move 1 to (51.4,35) by 50ms; up 1 at 100ms", on: pad,
+              expect: "nothing", bound: noDouble)
+    }
+    @Test func tap_threeFingersStaggered_countsMaximum() {
+        check("""
+            down 1 at (40,35) at 0ms; down 2 at (50,35) at 20ms; down 3 at (60,35) at 40ms
+            up 1 at 100ms; up 2 at 120ms; up 3 at 140ms
+            """, on: pad, expect: "tap recognized fingers=3 at=140ms", bound: noDouble)
+    }
+    @Test func tap_timeoutCountsFromTheLastFingerDown() {
+        // 2nd finger lands at 100 ms: the 180 ms run from there (lift at 270 ms is in time).
+        check("down 1 at (40,35) at 0ms; down 2 at (50,35) at 100ms; up 1, 2 at 270ms", on: pad,
+              expect: "tap recognized fingers=2", bound: noDouble)
+    }
+    @Test(arguments: 1...5) func tap_nFingers_touchscreen(n: Int) {
+        let downs = (1...n).map { "down \($0) at (\(50 + 20 * $0),100) at 0ms" }.joined(separator: "; ")
+        let ups = "up " + (1...n).map(String.init).joined(separator: ", ") + " at 250ms"
+        check("\(downs); \(ups)", on: screen, expect: "tap recognized fingers=\(n)", bound: noDouble)
+    }
+    @Test func tap_sixFingers_isNoTap() {
+        let downs = (1...6).map { "down \($0) at (\(50 + 20 * $0),100) at 0ms" }.joined(separator: "; ")
+        check("\(downs); up 1, 2, 3, 4, 5, 6 at 100ms", on: screen, expect: "nothing", bound: noDouble)
+    }
+    @Test func tap_touchscreen_timeoutAndSlopEdges() {
+        check("down 1 at (100,100) at 0ms; up 1 at 300ms", on: screen, expect: "tap recognized fingers=1", bound: noDouble)
+        check("down 1 at (100,100) at 0ms; up 1 at 301ms", on: screen, expect: "nothing", bound: noDouble)
+        check("down 1 at (100,100) at 0ms; move 1 to (101.95,100) by 50ms; up 1 at 100ms", on: screen,
+              expect: "tap recognized fingers=1", bound: noDouble)
+        check("down 1 at (100,100) at 0ms; move 1 to (102.05,100) by 50ms; up 1 at 100ms", on: screen,
+              expect: "pan began right fingers=1; pan ended right fingers=1", bound: noDouble)
+    }
+    @Test func tap_semiMT_countsFromBtnTool() {
+        // Two slots, three fingers: BTN_TOOL_TRIPLETAP gives the count, the box corners jump.
+        let semi = Devices.touchpad(semiMT: true, slots: 2)
+        check("""
+            down 1 at (40,30), 2 at (45,32) at 0ms
+            count 3 at 10ms; move 2 to (60,40) by 10ms
+            up 1, 2 at 90ms; count 0 at 90ms
+            """, on: semi, expect: "tap recognized fingers=3", bound: noDouble)
+    }
+    @Test func tap_position_isCentroidFraction() {
+        let events = check("down 1 at (25,35) at 0ms; up 1 at 50ms", on: pad, expect: "tap recognized fingers=1", bound: noDouble)
+        #expect(abs((events.first?.x ?? -1) - 0.25) < 1e-9)
+        #expect(abs((events.first?.y ?? -1) - 0.5) < 1e-9)
+    }
+}

@@ -1,0 +1,289 @@
+import GestureCore
+import Testing
+
+/// A small scenario language for recognizer tests (keyd's `t/*.t` style): statements separated by
+/// `;` or newlines, times in ms, positions in mm from the top-left.
+///
+///     down 1 at (10,10) at 0ms          touch 1 lands
+///     down 1 at (10,10), 2 at (30,10) at 0ms
+///     move 1 to (40,10) by 200ms        straight line from the previous statement's time,
+///     move 1 to (40,10), 2 to (60,10) by 200ms    one frame every `every` ms (default 10)
+///     move 1 to (40,10) from 50ms by 200ms
+///     up 1 at 220ms                     (also `up 1, 2 at 220ms`)
+///     count 3 at 5ms                    BTN_TOOL_* finger count from now on (`count auto` ends it)
+///     every 5ms                         interpolation step
+///     advance to 900ms                  the loop calls advance(to:)
+///     resync at 300ms                   a .resynchronized frame (state unchanged)
+///     removed at 300ms                  a .deviceRemoved frame (every touch cancelled)
+///     cancel at 300ms                   arena.cancelAll(at:)
+///
+/// Frames at the same time merge. After the last statement the runner advances 3 s further.
+struct Scenario {
+    enum Op {
+        case down(id: Int, x: Double, y: Double)
+        case move(id: Int, x: Double, y: Double)
+        case up(id: Int)
+        case count(Int?)
+        case advance
+        case resync
+        case removed
+        case cancel
+    }
+    struct Step { var time: Int64; var op: Op; var order: Int }
+
+    var steps: [Step] = []
+
+    init(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        var now: Int64 = 0
+        var every: Int64 = 10
+        var positions: [Int: (Double, Double)] = [:]
+        var order = 0
+        func add(_ t: Int64, _ op: Op) { steps.append(Step(time: t, op: op, order: order)); order += 1 }
+        let statements = text.split(whereSeparator: { $0 == ";" || $0 == "\n" })
+            .map { $0.trimmingCharacters() }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        for statement in statements {
+            let words = statement.split(separator: " ").map(String.init)
+            guard let verb = words.first else { continue }
+            func time(after keyword: String) -> Int64? {
+                guard let i = words.lastIndex(of: keyword), i + 1 < words.count else { return nil }
+                return Int64(words[i + 1].replacingMs())
+            }
+            switch verb {
+            case "down":
+                guard let t = time(after: "at") else { Issue.record("scenario: no time in '\(statement)'", sourceLocation: sourceLocation); continue }
+                for (id, x, y) in Self.targets(statement, keyword: "at") {
+                    add(t, .down(id: id, x: x, y: y)); positions[id] = (x, y)
+                }
+                now = t
+            case "move":
+                guard let t = time(after: "by") else { Issue.record("scenario: no 'by' in '\(statement)'", sourceLocation: sourceLocation); continue }
+                let start = time(after: "from") ?? now
+                let targets = Self.targets(statement, keyword: "to")
+                var s = start + every
+                while true {
+                    let at = Swift.min(s, t)
+                    let f = t == start ? 1.0 : Double(at - start) / Double(t - start)
+                    for (id, x, y) in targets {
+                        guard let p = positions[id] else { Issue.record("scenario: touch \(id) is not down", sourceLocation: sourceLocation); continue }
+                        add(at, .move(id: id, x: p.0 + (x - p.0) * f, y: p.1 + (y - p.1) * f))
+                    }
+                    if at == t { break }
+                    s += every
+                }
+                for (id, x, y) in targets { positions[id] = (x, y) }
+                now = t
+            case "up":
+                guard let t = time(after: "at") else { Issue.record("scenario: no time in '\(statement)'", sourceLocation: sourceLocation); continue }
+                let ids = words.dropFirst().prefix { $0 != "at" }.compactMap { Int($0.filter(\.isNumber)) }
+                for id in ids { add(t, .up(id: id)); positions[id] = nil }
+                now = t
+            case "count":
+                guard let t = time(after: "at") else { Issue.record("scenario: no time in '\(statement)'", sourceLocation: sourceLocation); continue }
+                add(t, .count(Int(words[1])))
+                now = t
+            case "every":
+                every = Int64(words[1].replacingMs()) ?? 10
+            case "advance":
+                guard let t = time(after: "to") else { continue }
+                add(t, .advance); now = t
+            case "resync", "removed", "cancel":
+                guard let t = time(after: "at") else { continue }
+                add(t, verb == "resync" ? .resync : verb == "removed" ? .removed : .cancel); now = t
+            default:
+                Issue.record("scenario: unknown statement '\(statement)'", sourceLocation: sourceLocation)
+            }
+        }
+        steps.sort { ($0.time, $0.order) < ($1.time, $1.order) }
+    }
+
+    /// `N at (x,y)` / `N to (x,y)` pairs of a statement.
+    static func targets(_ statement: String, keyword: String) -> [(Int, Double, Double)] {
+        var out: [(Int, Double, Double)] = []
+        let body = statement.split(separator: " ", maxSplits: 1).dropFirst().joined()
+        for part in body.split(separator: ")") {
+            let pieces = part.split(separator: "(")
+            guard pieces.count == 2 else { continue }
+            let idWords = pieces[0].split(separator: " ").filter { Int($0.filter(\.isNumber)) != nil && !$0.contains("ms") }
+            guard let idWord = idWords.last, let id = Int(idWord.filter(\.isNumber)) else { continue }
+            let xy = pieces[1].split(separator: ",").compactMap { Double($0.trimmingCharacters()) }
+            guard xy.count == 2 else { continue }
+            out.append((id, xy[0], xy[1]))
+        }
+        return out
+    }
+
+    /// Feeds the scenario's frames to an arena and returns every event.
+    func run(_ arena: inout RecognizerArena, tail: Int64 = 3000) -> [GestureEvent] {
+        var events: [GestureEvent] = []
+        var touches: [(id: Int, x: Double, y: Double)] = []
+        var countOverride: Int?
+        var i = 0
+        var last: Int64 = 0
+        while i < steps.count {
+            let t = steps[i].time
+            var changed: [Int: TouchPhase] = [:]
+            var flags: TouchFrame.Flags = []
+            var frame = false, doAdvance = false, doCancel = false
+            var ended: [(id: Int, x: Double, y: Double)] = []
+            while i < steps.count && steps[i].time == t {
+                switch steps[i].op {
+                case .down(let id, let x, let y):
+                    touches.append((id, x, y)); changed[id] = .began; frame = true
+                case .move(let id, let x, let y):
+                    if let k = touches.firstIndex(where: { $0.id == id }) {
+                        touches[k].x = x; touches[k].y = y
+                        if changed[id] == nil { changed[id] = .moved }
+                    }
+                    frame = true
+                case .up(let id):
+                    if let k = touches.firstIndex(where: { $0.id == id }) { ended.append(touches.remove(at: k)) }
+                    frame = true
+                case .count(let n): countOverride = n; frame = true
+                case .advance: doAdvance = true
+                case .resync: flags.insert(.resynchronized); frame = true
+                case .removed: flags.insert(.deviceRemoved); frame = true
+                case .cancel: doCancel = true
+                }
+                i += 1
+            }
+            let time = Instant.milliseconds(t)
+            // The daemon's loop wakes at every deadline; so does the runner.
+            events += arena.advance(to: time)
+            _ = doAdvance
+            if doCancel { events += arena.cancelAll(at: time) }
+            if frame {
+                let removed = flags.contains(.deviceRemoved)
+                var list = touches.map { tt in
+                    Touch(id: tt.id, slot: tt.id, phase: removed ? .cancelled : (changed[tt.id] ?? .stationary), x: tt.x, y: tt.y)
+                }
+                list += ended.map { Touch(id: $0.id, slot: $0.id, phase: .ended, x: $0.x, y: $0.y) }
+                if removed { touches = [] }
+                let count = touches.isEmpty && countOverride == nil ? 0 : (countOverride ?? touches.count)
+                events += arena.process(TouchFrame(time: time, touches: list, fingerCount: count, flags: flags))
+            }
+            last = t
+        }
+        events += arena.advance(to: .milliseconds(last + tail))
+        return events
+    }
+}
+
+extension StringProtocol {
+    func trimmingCharacters() -> String {
+        var s = Substring(self)
+        while s.first == " " || s.first == "\t" { s.removeFirst() }
+        while s.last == " " || s.last == "\t" { s.removeLast() }
+        return String(s)
+    }
+    func replacingMs() -> String { String(self.filter { $0.isNumber || $0 == "-" }) }
+}
+
+/// One expected event: `kind phase [direction] [fingers=N] [edge=E] [at=Tms] [by=Tms]`.
+struct Expected: CustomStringConvertible {
+    var kind: String
+    var phase: String
+    var fields: [String: String] = [:]
+    var description: String {
+        ([kind, phase] + fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: " ")
+    }
+
+    static func parse(_ text: String) -> [Expected] {
+        text.split(whereSeparator: { $0 == ";" || $0 == "\n" }).map { $0.trimmingCharacters() }
+            .filter { !$0.isEmpty && $0 != "nothing" }.map { line in
+                let w = line.split(separator: " ").map(String.init)
+                var e = Expected(kind: w[0], phase: w.count > 1 ? w[1] : "recognized")
+                for word in w.dropFirst(2) {
+                    if let eq = word.firstIndex(of: "=") {
+                        e.fields[String(word[..<eq])] = String(word[word.index(after: eq)...])
+                    } else if GestureDirection.all.contains(GestureDirection(rawValue: word)) {
+                        e.fields["direction"] = word
+                    } else if word.hasSuffix("fingers") || Int(word) != nil {
+                        e.fields["fingers"] = word.replacingMs()
+                    } else {
+                        e.fields["direction"] = word
+                    }
+                }
+                return e
+            }
+    }
+
+    func matches(_ g: GestureEvent) -> Bool {
+        guard g.kind.rawValue == kind, g.phase.rawValue == phase else { return false }
+        for (k, v) in fields {
+            switch k {
+            case "fingers": if String(g.fingers) != v { return false }
+            case "direction": if (g.direction?.rawValue ?? "none") != v { return false }
+            case "edge": if (g.edge?.rawValue ?? "none") != v { return false }
+            case "at": if g.time != .milliseconds(Int64(v.replacingMs()) ?? -1) { return false }
+            case "by": if g.time > .milliseconds(Int64(v.replacingMs()) ?? -1) { return false }
+            case "after": if g.time < .milliseconds(Int64(v.replacingMs()) ?? -1) { return false }
+            default: return false
+            }
+        }
+        return true
+    }
+}
+
+func describe(_ g: GestureEvent) -> String {
+    var s = "\(g.kind) \(g.phase)"
+    if let d = g.direction { s += " \(d)" }
+    if let e = g.edge { s += " edge=\(e.rawValue)" }
+    s += " fingers=\(g.fingers) at=\(g.time.microseconds / 1000)ms"
+    if let sc = g.scale { s += " scale=\(sc)" }
+    if let r = g.rotationDegrees { s += " rot=\(r)" }
+    if let d = g.distanceMillimeters { s += " dist=\(d)" }
+    return s
+}
+
+/// Standard geometries, built by hand from absinfo + resolution.
+enum Devices {
+    static func touchpad(width: Int32 = 100, height: Int32 = 70, resolution: Int32 = 40, semiMT: Bool = false,
+                         slots: Int32 = 5) -> DeviceDescription {
+        let x = AbsInfo(minimum: 0, maximum: width * resolution, resolution: resolution)
+        let y = AbsInfo(minimum: 0, maximum: height * resolution, resolution: resolution)
+        return DeviceDescription(
+            name: semiMT ? "Test SemiMT Touchpad" : "Test Touchpad",
+            properties: semiMT ? [InputProperty.pointer, InputProperty.semiMT] : [InputProperty.pointer],
+            codes: [EventType.key: [KeyCode.btnTouch, KeyCode.btnToolFinger, KeyCode.btnToolDoubleTap,
+                                    KeyCode.btnToolTripleTap, KeyCode.btnToolQuadTap, KeyCode.btnToolQuintTap]],
+            absInfo: [AbsCode.x: x, AbsCode.y: y, AbsCode.mtPositionX: x, AbsCode.mtPositionY: y,
+                      AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: slots - 1),
+                      AbsCode.mtTrackingId: AbsInfo(minimum: 0, maximum: 65535)])
+    }
+
+    static func touchscreen(width: Int32 = 300, height: Int32 = 200, resolution: Int32 = 10) -> DeviceDescription {
+        let x = AbsInfo(minimum: 0, maximum: width * Swift.max(1, resolution), resolution: resolution)
+        let y = AbsInfo(minimum: 0, maximum: height * Swift.max(1, resolution), resolution: resolution)
+        return DeviceDescription(
+            name: "Test Touchscreen", properties: [InputProperty.direct],
+            codes: [EventType.key: [KeyCode.btnTouch]],
+            absInfo: [AbsCode.x: x, AbsCode.y: y, AbsCode.mtPositionX: x, AbsCode.mtPositionY: y,
+                      AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 9),
+                      AbsCode.mtTrackingId: AbsInfo(minimum: 0, maximum: 65535)])
+    }
+}
+
+/// Runs a scenario on a device and compares the non-`changed` events with `expected`, in order.
+@discardableResult
+func check(_ scenario: String, on device: DeviceDescription, expect expected: String,
+           bound: Set<GestureKind> = Set(GestureKind.all), directions: Int = 4,
+           tweak: (inout Thresholds) -> Void = { _ in },
+           sourceLocation: SourceLocation = #_sourceLocation) -> [GestureEvent] {
+    var t = Thresholds.defaults(for: device)
+    tweak(&t)
+    var arena = RecognizerArena(device: device, thresholds: t, boundKinds: bound, swipeDirections: directions)
+    let events = Scenario(scenario, sourceLocation: sourceLocation).run(&arena)
+    let actual = events.filter { $0.phase != .changed }
+    let want = Expected.parse(expected)
+    let ok = actual.count == want.count && zip(want, actual).allSatisfy { $0.matches($1) }
+    #expect(ok, """
+        scenario: \(scenario)
+        expected:
+          \(want.map(\.description).joined(separator: "\n  "))
+        actual:
+          \(actual.map(describe).joined(separator: "\n  "))
+        """, sourceLocation: sourceLocation)
+    let diagnostics = arena.drainDiagnostics()
+    #expect(diagnostics.isEmpty, "\(diagnostics)", sourceLocation: sourceLocation)
+    return events
+}
