@@ -7,6 +7,7 @@ let package = Package(
     name: "gestured",
     products: [
         .executable(name: "gestured", targets: ["gestured"]),
+        .executable(name: "gestured-bench", targets: ["gestured-bench"]),
     ],
     targets: [
         // C libraries from Debian, found through pkg-config.
@@ -26,12 +27,19 @@ let package = Package(
             "GestureCore", "GestureRecording", "GestureConfig", "GestureWire", "LinuxInput",
         ]),
         .executableTarget(name: "gestured", dependencies: ["GestureDaemon"]),
+        // Test helper for the kernel suite (Tests/VM): uinput devices from recordings' headers.
+        .executableTarget(name: "gestured-uinput", dependencies: ["GestureCore", "LinuxInput"]),
+        // Measured speed: `swift run -c release gestured-bench` prints one `name: value unit` per figure.
+        .executableTarget(name: "gestured-bench", dependencies: [
+            "GestureDaemon", "GestureCore", "GestureRecording", "GestureConfig", "GestureWire",
+        ]),
 
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"]),
         .testTarget(name: "GestureRecordingTests", dependencies: ["GestureRecording", "GestureCore"]),
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig"]),
         .testTarget(name: "GestureWireTests", dependencies: ["GestureWire"]),
         .testTarget(name: "GestureDaemonTests", dependencies: ["GestureDaemon"]),
+        .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput", "GestureCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -143,11 +143,6 @@ public final class DeviceMonitor {
         return changes
     }
 
-    /// Forgets a node (e.g. after its reads hit ENODEV before the monitor said so), so a later
-    /// device reusing the node number is reported again. Returns whether it was known.
-    @discardableResult
-    public func forget(node: String) -> Bool { known.removeValue(forKey: node) != nil }
-
     // MARK: udev
 
     private func consider(_ info: CInput.UdevInfo, action: String) -> DeviceChange? {

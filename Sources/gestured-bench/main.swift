@@ -1,0 +1,18 @@
+// gestured-bench: measured speed, not claims. Prints one `name: value unit` line per figure (or
+// `name: unavailable (reason)`) and exits 0. Build and run in release mode:
+//
+//     swift run -c release gestured-bench [--quick]
+//
+// `--quick` shortens every section (for a smoke run); the figures in the README come from a full run.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let quick = CommandLine.arguments.contains("--quick")
+signal(SIGPIPE, SIG_IGN)
+
+benchDecodeAndRecognize(quick: quick)
+benchSocket(quick: quick)
+benchHooks(quick: quick)
+benchIdle(quick: quick)
+exit(0)

@@ -1,0 +1,69 @@
+// `gestured-uinput watch [udev|inotify]`: LinuxInput's own test driver. Runs a DeviceMonitor and
+// an EvdevDevice per touch device in a poll loop and prints one line per change and per read, so
+// the kernel suite can check discovery, hotplug, SYN_DROPPED resync and ENODEV below the daemon.
+#if canImport(Glibc)
+import Glibc
+#endif
+import GestureCore
+import LinuxInput
+
+@MainActor func watchMain(_ arguments: [String]) -> Int32 {
+    let mode: DeviceMonitor.Mode? = arguments.first.flatMap(DeviceMonitor.Mode.init(rawValue:))
+    let monitor: DeviceMonitor
+    do { monitor = try DeviceMonitor(mode: mode) } catch { say("error: \(error)"); return 1 }
+    say("mode \(monitor.mode.rawValue)")
+    var devices: [String: EvdevDevice] = [:]
+
+    func apply(_ changes: [DeviceChange]) {
+        for change in changes {
+            switch change {
+            case .added(let d):
+                do {
+                    let dev = try EvdevDevice(path: d.node)
+                    devices[d.node] = dev
+                    let slots = dev.activeSlotsAtOpen.sorted().map(String.init).joined(separator: ",")
+                    say("added \(d.node) \(d.kind) slots=\(dev.description.slotCount) active=[\(slots)] protocol=\(dev.description.contactProtocol.rawValue) name=\(dev.description.name)")
+                } catch {
+                    say("open-failed \(d.node) \(error)")
+                }
+            case .removed(let node):
+                devices[node] = nil
+                say("removed \(node)")
+            case .ignored(let node, let reason):
+                say("ignored \(node) \(reason)")
+            case .unavailable(let node, let error):
+                say("unavailable \(node) \(error)")
+            }
+        }
+    }
+    apply(monitor.enumerate())
+    say("enumerated")
+
+    while true {
+        let nodes = devices.keys.sorted()
+        var fds = [pollfd(fd: monitor.fd, events: Int16(POLLIN), revents: 0)]
+            + nodes.map { pollfd(fd: devices[$0]!.fd, events: Int16(POLLIN), revents: 0) }
+        let n = poll(&fds, nfds_t(fds.count), -1)
+        if n < 0 { if errno == EINTR { continue }; say("error: poll \(errno)"); return 1 }
+        if fds[0].revents != 0 { apply(monitor.drain()) }
+        for (i, node) in nodes.enumerated() where fds[i + 1].revents != 0 {
+            guard let dev = devices[node] else { continue }
+            let r = dev.readAvailable()
+            let reports = r.events.filter(\.isSynReport).count
+            let dropped = r.events.filter { $0.type == EventType.syn && $0.code == SynCode.dropped }.count
+            let status: String
+            switch r.status {
+            case .drained: status = "drained"
+            case .more: status = "more"
+            case .deviceGone: status = "gone"
+            case .failed(let e): status = "failed(\(e))"
+            }
+            let monotonic = r.events.last.map { "\($0.time)" } ?? "-"
+            say("read \(node) events=\(r.events.count) reports=\(reports) dropped=\(dropped) resyncs=\(r.resyncCount) status=\(status) last=\(monotonic)")
+            if r.status == .deviceGone {
+                devices[node] = nil
+                say("gone \(node)")
+            }
+        }
+    }
+}

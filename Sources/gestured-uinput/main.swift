@@ -1,0 +1,197 @@
+// gestured-uinput: makes a virtual input device through uinput (LinuxInput.UInputDevice) with the
+// capabilities of a real recording's header, then writes events as told on stdin. The kernel
+// tests (Tests/VM) drive it; it needs root and /dev/uinput.
+#if canImport(Glibc)
+import Glibc
+#endif
+import GestureCore
+import LinuxInput
+
+let usageText = """
+usage: gestured-uinput DEVICE [--name NAME]
+       gestured-uinput watch [udev|inotify]   (print LinuxInput's view of devices and reads)
+  DEVICE  an evemu file (.evemu or .desc) whose header describes the device, or `keyboard`, `mouse`
+Creates the device, prints `node /dev/input/eventN`, then runs commands read from stdin:
+  play FILE [STOP_AFTER_MS]  write FILE's E: events with their recorded spacing (optionally only
+                             the first STOP_AFTER_MS of the recording)
+  down X Y | move X Y | up   one contact (slot 0), in device units
+  flood N                    N frames moving the contact, written at once (overflows evdev buffers)
+  key CODE VALUE             an EV_KEY event + SYN_REPORT
+  sleep MS                   wait
+  echo TEXT                  print TEXT (a sync point)
+  quit                       destroy the device and exit (also at end of input)
+Each command answers one line: `ok COMMAND` or `error: …`.
+
+"""
+
+func say(_ s: String) {
+    var line = s + "\n"
+    line.withUTF8 { buf in _ = write(1, buf.baseAddress, buf.count) }
+}
+
+func readFile(_ path: String) -> String? {
+    guard let f = fopen(path, "r") else { return nil }
+    defer { fclose(f) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = fread(&chunk, 1, chunk.count, f)
+        if n <= 0 { break }
+        bytes.append(contentsOf: chunk[0..<n])
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+func monotonicMicroseconds() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+}
+
+func sleepMicroseconds(_ us: Int64) {
+    guard us > 0 else { return }
+    var ts = timespec(tv_sec: Int(us / 1_000_000), tv_nsec: Int(us % 1_000_000) * 1000)
+    var rest = timespec()
+    while nanosleep(&ts, &rest) != 0 && errno == EINTR { ts = rest }
+}
+
+func builtin(_ name: String) -> DeviceDescription? {
+    switch name {
+    case "keyboard":
+        var keys = Set<UInt16>(1...88)  // KEY_ESC … KEY_F12 region: a plain keyboard
+        keys.insert(28)
+        return DeviceDescription(name: "gestured test keyboard", bustype: 0x03, vendor: 0x1234, product: 0x0001,
+                                 codes: [EventType.syn: [0], EventType.key: keys, EventType.msc: [MscCode.scan]])
+    case "mouse":
+        return DeviceDescription(name: "gestured test mouse", bustype: 0x03, vendor: 0x1234, product: 0x0002,
+                                 codes: [EventType.syn: [0], EventType.key: [KeyCode.btnLeft, KeyCode.btnRight, KeyCode.btnMiddle],
+                                         EventType.rel: [0, 1, 8]])
+    default:
+        return nil
+    }
+}
+
+var args = Array(CommandLine.arguments.dropFirst())
+if args.isEmpty || args.contains("--help") || args.contains("-h") {
+    say(usageText)
+    exit(args.isEmpty ? 2 : 0)
+}
+if args[0] == "watch" { exit(watchMain(Array(args.dropFirst()))) }
+var nameOverride: String?
+if let i = args.firstIndex(of: "--name"), i + 1 < args.count {
+    nameOverride = args[i + 1]; args.removeSubrange(i...(i + 1))
+}
+let deviceArgument = args[0]
+let description: DeviceDescription
+if let b = builtin(deviceArgument) {
+    description = b
+} else {
+    guard let text = readFile(deviceArgument) else { say("error: cannot read \(deviceArgument)"); exit(2) }
+    do {
+        guard let d = try parseEvemu(text, path: deviceArgument).description else {
+            say("error: \(deviceArgument): no device header (N: line)"); exit(2)
+        }
+        description = d
+    } catch { say("error: \(error)"); exit(2) }
+}
+
+let device: UInputDevice
+do {
+    device = try UInputDevice(description: description, name: nameOverride)
+} catch {
+    say("error: \(error)")
+    exit(error.errno == ENOENT || error.errno == ENODEV ? 77 : 1)
+}
+say("node \(device.devnode ?? "?")")
+
+// One contact's state for down/move/up/flood.
+var trackingId: Int32 = 100
+var contact: (x: Int32, y: Int32)?
+let proto = description.contactProtocol
+
+@MainActor func frame(_ x: Int32?, _ y: Int32?, touching: Bool) throws(InputError) {
+    switch proto {
+    case .slots:
+        try device.write(type: EventType.abs, code: AbsCode.mtSlot, value: 0)
+        if touching {
+            if contact == nil { trackingId += 1; try device.write(type: EventType.abs, code: AbsCode.mtTrackingId, value: trackingId) }
+            if let x { try device.write(type: EventType.abs, code: AbsCode.mtPositionX, value: x) }
+            if let y { try device.write(type: EventType.abs, code: AbsCode.mtPositionY, value: y) }
+        } else {
+            try device.write(type: EventType.abs, code: AbsCode.mtTrackingId, value: -1)
+        }
+    case .anonymous:
+        if touching, let x, let y {
+            try device.write(type: EventType.abs, code: AbsCode.mtPositionX, value: x)
+            try device.write(type: EventType.abs, code: AbsCode.mtPositionY, value: y)
+        }
+        try device.write(type: EventType.syn, code: SynCode.mtReport, value: 0)
+    default: break
+    }
+    if description.hasAxis(AbsCode.x), let x, touching { try device.write(type: EventType.abs, code: AbsCode.x, value: x) }
+    if description.hasAxis(AbsCode.y), let y, touching { try device.write(type: EventType.abs, code: AbsCode.y, value: y) }
+    let wasTouching = contact != nil
+    if touching != wasTouching {
+        if description.hasKey(KeyCode.btnTouch) { try device.write(type: EventType.key, code: KeyCode.btnTouch, value: touching ? 1 : 0) }
+        if description.hasKey(KeyCode.btnToolFinger) { try device.write(type: EventType.key, code: KeyCode.btnToolFinger, value: touching ? 1 : 0) }
+    }
+    try device.write(type: EventType.syn, code: SynCode.report, value: 0)
+    contact = touching ? (x ?? contact?.x ?? 0, y ?? contact?.y ?? 0) : nil
+}
+
+@MainActor func play(_ path: String, stopAfterMilliseconds: Int64?) throws(InputError) -> String {
+    guard let text = readFile(path) else { return "error: cannot read \(path)" }
+    let file: EvemuFile
+    do { file = try parseEvemu(text, path: path) } catch { return "error: \(error)" }
+    guard let first = file.events.first?.time.microseconds else { return "ok play (no events)" }
+    let start = monotonicMicroseconds()
+    var written = 0
+    for e in file.events {
+        let offset = e.time.microseconds - first
+        if let stop = stopAfterMilliseconds, offset > stop * 1000 { break }
+        sleepMicroseconds(start + offset - monotonicMicroseconds())
+        // SYN_DROPPED in a recording is the recorder's loss, not an event to inject.
+        if e.type == EventType.syn && e.code == SynCode.dropped { continue }
+        try device.write(e)
+        written += 1
+    }
+    return "ok play \(written) events"
+}
+
+while let line = readLine() {
+    let words = line.split(separator: " ").map(String.init)
+    guard let command = words.first else { continue }
+    func int(_ i: Int) -> Int32? { i < words.count ? Int32(words[i]) : nil }
+    do {
+        switch command {
+        case "play":
+            guard words.count >= 2 else { say("error: play FILE [STOP_AFTER_MS]"); continue }
+            say(try play(words[1], stopAfterMilliseconds: words.count > 2 ? Int64(words[2]) : nil))
+        case "down", "move":
+            guard let x = int(1), let y = int(2) else { say("error: \(command) X Y"); continue }
+            try frame(x, y, touching: true); say("ok \(command)")
+        case "up":
+            try frame(nil, nil, touching: false); say("ok up")
+        case "flood":
+            let n = int(1) ?? 2000
+            let base = contact ?? (x: 100, y: 100)
+            for i in 0..<n { try frame(base.x + Int32(i % 50), base.y + Int32(i % 50), touching: true) }
+            say("ok flood \(n)")
+        case "key":
+            guard let code = int(1), let value = int(2) else { say("error: key CODE VALUE"); continue }
+            try device.write(type: EventType.key, code: UInt16(code), value: value)
+            try device.write(type: EventType.syn, code: SynCode.report, value: 0)
+            say("ok key")
+        case "sleep":
+            sleepMicroseconds(Int64(int(1) ?? 0) * 1000); say("ok sleep")
+        case "echo":
+            say(words.dropFirst().joined(separator: " "))
+        case "quit":
+            say("ok quit"); exit(0)
+        default:
+            say("error: unknown command '\(command)'")
+        }
+    } catch {
+        say("error: \(error)")
+    }
+}

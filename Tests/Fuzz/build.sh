@@ -1,0 +1,48 @@
+#!/bin/sh
+# Builds libFuzzer binaries for gestured's input parsers.
+#
+# Each fuzz target is one file Tests/Fuzz/targets/<name>.swift with a
+# `@_cdecl("LLVMFuzzerTestOneInput")` entry and a `// fuzz-modules: A B C` line naming the package
+# modules it needs, in dependency order. Every module's sources are compiled with coverage
+# instrumentation (`swiftc -sanitize=fuzzer`) into a static library, then linked with the entry.
+#
+# Usage: Tests/Fuzz/build.sh [target...]      (default: every target)
+# Output: Tests/Fuzz/.build/bin/<name>          Env: FUZZ_SANITIZE=fuzzer,address for ASan too.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+out="$here/.build"
+san="${FUZZ_SANITIZE:-fuzzer}"
+mkdir -p "$out/mod" "$out/bin"
+swiftc="${SWIFTC:-swiftc}"
+common="-parse-as-library -O -g -sanitize=$san -swift-version 6 -I $root/Sources/CYAML -I $root/Sources/CLibevdev -I $out/mod"
+
+# Compiles one package module (Sources/<m>) into a static library + .swiftmodule.
+build_module() {
+  m="$1"
+  stamp="$out/mod/$m.stamp"
+  srcs=$(find "$root/Sources/$m" -name '*.swift' | sort)
+  # Rebuild when any source is newer than the last build.
+  if [ -f "$stamp" ] && [ -z "$(find "$root/Sources/$m" -name '*.swift' -newer "$stamp")" ]; then
+    return 0
+  fi
+  echo "fuzz build: module $m"
+  # shellcheck disable=SC2086
+  $swiftc $common -emit-module -emit-library -static -module-name "$m" \
+    -emit-module-path "$out/mod/$m.swiftmodule" -o "$out/mod/lib$m.a" $srcs
+  touch "$stamp"
+}
+
+targets="$*"
+[ -n "$targets" ] || targets=$(cd "$here/targets" && ls *.swift | sed 's/\.swift$//')
+for t in $targets; do
+  entry="$here/targets/$t.swift"
+  [ -f "$entry" ] || { echo "fuzz build: no target $t ($entry)" >&2; exit 2; }
+  mods=$(sed -n 's|^// fuzz-modules: *||p' "$entry")
+  libs=""
+  for m in $mods; do build_module "$m"; libs="-l$m $libs"; done  # dependents first
+  echo "fuzz build: target $t"
+  # shellcheck disable=SC2086
+  $swiftc $common -module-name "Fuzz_$t" -L "$out/mod" $libs -lyaml "$entry" "$here/targets/support/FuzzSupport.swift" \
+    -o "$out/bin/$t"
+done

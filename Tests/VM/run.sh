@@ -1,0 +1,42 @@
+#!/bin/sh
+# The kernel suite: boots Debian's kernel in QEMU (TCG) and runs Tests/VM/suite.py inside against
+# real evdev, uinput and udevd, with the binaries built here on the host.
+# usage: Tests/VM/run.sh [TEST…]     (no argument: every test; names as suite.py --list prints)
+# env:   GESTURED_VM_STATE  cache dir for the kernel + initramfs (default /var/tmp/gestured-vm)
+#        VM_TIMEOUT         guest-side limit in seconds (default 300)
+# Exit code: the suite's; 0 with "SKIP: …" where QEMU cannot run here.
+set -u
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+STATE=${GESTURED_VM_STATE:-/var/tmp/gestured-vm}
+skip() { echo "SKIP: kernel VM tests: $*"; exit 0; }
+t0=$(date +%s)
+
+if [ "$(id -u)" != 0 ] && ! sudo -n true 2>/dev/null; then
+  skip "needs root (or passwordless sudo) to install packages and to run QEMU's 9p passthrough"
+fi
+SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo -n"
+[ "$(uname -m)" = x86_64 ] || skip "the VM recipe is for x86_64 hosts, this is $(uname -m)"
+command -v apt-get >/dev/null || skip "no apt-get: the recipe needs Debian packages (qemu-system-x86, a Debian kernel)"
+
+if ! $SUDO sh Tests/VM/setup.sh "$STATE"; then
+  command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86 could not be installed"
+  skip "could not prepare the VM state in $STATE (no network for the Debian kernel?)"
+fi
+command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 is not installed"
+qemu-system-x86_64 -accel help 2>/dev/null | grep -q tcg || skip "this QEMU has no TCG accelerator"
+t1=$(date +%s)
+
+echo "kernel-vm: building on the host"
+swift build --product gestured >/dev/null 2>build.err.$$ && swift build --product gestured-uinput >/dev/null 2>>build.err.$$ || {
+  cat build.err.$$; rm -f build.err.$$; echo "kernel-vm: build failed"; exit 1; }
+rm -f build.err.$$
+BIN=$(swift build --show-bin-path)
+t2=$(date +%s)
+
+echo "kernel-vm: booting the VM (state $STATE, setup $((t1 - t0)) s, build $((t2 - t1)) s)"
+VM_TIMEOUT=${VM_TIMEOUT:-300} VM_UDEV=1 sh Tests/VM/vm-run.sh "$STATE" "python3 -u $ROOT/Tests/VM/suite.py --bin $BIN --root $ROOT $*"
+rc=$?
+t3=$(date +%s)
+echo "kernel-vm: rc=$rc; setup $((t1 - t0)) s, build $((t2 - t1)) s, VM $((t3 - t2)) s, total $((t3 - t0)) s"
+exit $rc
