@@ -30,6 +30,13 @@ import Testing
             up 1 at 100ms; up 2 at 120ms; up 3 at 140ms
             """, on: pad, expect: "tap recognized fingers=3 at=140ms", bound: noDouble)
     }
+    @Test func tap_touchpadTimeoutGrowsPerExtraFinger() {
+        // Two fingers: 180 + 20 ms after the last down.
+        check("down 1 at (40,35) at 0ms; down 2 at (50,35) at 30ms; up 2 at 215ms; up 1 at 230ms", on: pad,
+              expect: "tap recognized fingers=2 at=230ms", bound: noDouble)
+        check("down 1 at (40,35) at 0ms; down 2 at (50,35) at 30ms; up 2 at 215ms; up 1 at 231ms", on: pad,
+              expect: "nothing", bound: noDouble)
+    }
     @Test func tap_timeoutCountsFromTheLastFingerDown() {
         // 2nd finger lands at 100 ms: the 180 ms run from there (lift at 270 ms is in time).
         check("down 1 at (40,35) at 0ms; down 2 at (50,35) at 100ms; up 1, 2 at 270ms", on: pad,

@@ -1,5 +1,5 @@
-/// Tap, 1–5 fingers: every finger up within `tapTimeout` of the last finger down, none moved more
-/// than `tapMaximumMovement`. The finger count is the most fingers down at once during the
+/// Tap, 1–5 fingers: every finger up within `tapTimeout` (+ `tapTimeoutPerExtraFinger` for each
+/// finger beyond the first) of the last finger down, none moved more than `tapMaximumMovement`. The finger count is the most fingers down at once during the
 /// sequence (staggered landings and lifts count; BTN_TOOL_* counts on semi-MT pads count).
 ///
 /// ```
@@ -30,9 +30,10 @@ struct TapRecognizer {
     private var lastDown = Instant.zero
 
     var nextDeadline: Instant? {
-        state == .possible ? lastDown + thresholdsTimeout + .microseconds(1) : nil
+        state == .possible ? lastDown + timeout + .microseconds(1) : nil
     }
-    private var thresholdsTimeout: Duration = .zero
+    /// The timeout for the most fingers seen so far.
+    private var timeout: Duration = .zero
 
     mutating func fail() { if state == .possible { state = .failed } }
     mutating func reset() { state = .idle; maxFingers = 0 }
@@ -56,14 +57,14 @@ struct TapRecognizer {
         state = .possible
         maxFingers = m.fingers
         lastDown = m.time
-        thresholdsTimeout = t.tapTimeout
         return handlePossible(m, t)
     }
 
     private mutating func handlePossible(_ m: MotionSample, _ t: Thresholds) -> Completed? {
         if m.fingerLanded { lastDown = m.time }
         maxFingers = Swift.max(maxFingers, m.fingers)
-        if m.maxTouchTravel > t.tapMaximumMovement || maxFingers > 5 || m.time > lastDown + t.tapTimeout {
+        timeout = t.tapTimeout(fingers: maxFingers)
+        if m.maxTouchTravel > t.tapMaximumMovement || maxFingers > 5 || m.time > lastDown + timeout {
             state = .failed
             if m.fingers == 0 { reset() }
             return nil
