@@ -2,7 +2,7 @@
 """The kernel suite: runs inside the QEMU VM (as root, with real evdev, uinput and udevd) against
 binaries built on the host. Started by Tests/VM/run.sh; never runs `swift test`.
 
-usage: suite.py --bin BUILD_BIN_DIR --root REPO_ROOT [--list] [TEST...]
+usage: suite.py --bin BUILD_BIN_DIR --root REPO_ROOT [--list] [--strict] [TEST...]
 
 Each test creates uinput devices from the headers of real recordings in Tests/Fixtures through
 `gestured-uinput` (LinuxInput.UInputDevice → libevdev_uinput_create_from_device) and checks what
@@ -20,6 +20,8 @@ BIN = opt("--bin", ".build/debug")
 ROOT = opt("--root", os.getcwd())
 LIST = "--list" in ARGS
 if LIST: ARGS.remove("--list")
+STRICT = "--strict" in ARGS          # a skipped test counts as failed (CI once the daemon is in)
+if STRICT: ARGS.remove("--strict")
 FIX = os.path.join(ROOT, "Tests/Fixtures")
 GESTURED = os.path.join(BIN, "gestured")
 UINPUT = os.path.join(BIN, "gestured-uinput")
@@ -587,6 +589,9 @@ def main():
         counts[status] += 1
         print(f"{status} {t.__name__} ({time.monotonic() - t0:.1f} s){': ' + why if why else ''}", flush=True)
     print(f"kernel suite: {counts['PASS']} passed, {counts['FAIL']} failed, {counts['SKIP']} skipped in {time.monotonic() - t_all:.1f} s", flush=True)
+    if STRICT and counts["SKIP"]:
+        print("kernel suite: --strict: skipped tests count as failures", flush=True)
+        return 1
     return 1 if counts["FAIL"] else 0
 
 if __name__ == "__main__":
