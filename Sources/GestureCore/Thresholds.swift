@@ -7,6 +7,11 @@ public struct Thresholds: Hashable, Sendable {
     /// Added to `tapTimeout` per finger beyond the first (multi-finger taps land and lift more
     /// slowly: the ALPS 2-finger tap recording lifts 194 ms after its last finger landed).
     public var tapTimeoutPerExtraFinger: Duration = .zero
+    /// A tap fails when a finger strays this far at any moment (it must also be back within
+    /// `tapMaximumMovement` of where it landed when it lifts). Real taps wobble: the ALPS
+    /// recordings roll 2.8 mm out and back within 70 ms. Until a tap has failed, pan, swipe,
+    /// pinch, rotate and edge swipe wait.
+    public var tapMaximumExcursion: Millimeters = 4
     public var tapMaximumMovement: Millimeters
     // double tap
     public var doubleTapMaximumGap: Duration
@@ -98,7 +103,7 @@ public struct Thresholds: Hashable, Sendable {
         tapTimeout: .milliseconds(300), tapTimeoutPerExtraFinger: .zero, tapMaximumMovement: 2,
         doubleTapMaximumGap: .milliseconds(300), doubleTapGapPerExtraFinger: .zero,
         doubleTapMinimumGap: .milliseconds(40), doubleTapMaximumDistance: 15,
-        longPressDuration: .milliseconds(500), longPressMaximumMovement: 2, longPressCancelsOnMovement: false,
+        longPressDuration: .milliseconds(500), longPressMaximumMovement: 3, longPressCancelsOnMovement: false,
         panSlop: 2, panSlopPerExtraFinger: 1, swipeMinimumDistance: 15,
         pinchMinimumSpanChange: 3, pinchDirectionScaleDelta: 0.2, rotateMinimumAngle: 15,
         edgeZone: 4, edgeSwipeCommitDistance: 15, edgeSwipeMaximumAngle: 45,
@@ -119,6 +124,7 @@ public struct Thresholds: Hashable, Sendable {
             t.edgeZone = 0.02 * shorter
             t.swipeMinimumDistance = 0.15 * shorter
         }
+        t.tapMaximumExcursion = 6
         return t
     }
 }

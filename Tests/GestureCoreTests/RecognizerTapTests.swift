@@ -57,7 +57,24 @@ import Testing
         check("down 1 at (100,100) at 0ms; move 1 to (101.95,100) by 50ms; up 1 at 100ms", on: screen,
               expect: "tap recognized fingers=1", bound: noDouble)
         check("down 1 at (100,100) at 0ms; move 1 to (102.05,100) by 50ms; up 1 at 100ms", on: screen,
-              expect: "pan began right fingers=1; pan ended right fingers=1", bound: noDouble)
+              expect: "nothing", bound: noDouble)
+    }
+    @Test func tap_wobbleOutAndBack_withinExcursion_isATap() {
+        // Real taps roll out and back (ALPS: 2.8 mm in 70 ms). Touchpad excursion: 4 mm.
+        check("down 1 at (50,35) at 0ms; move 1 to (53.9,35) by 30ms; move 1 to (50.5,35) by 60ms; up 1 at 70ms", on: pad,
+              expect: "tap recognized fingers=1", bound: noDouble)
+        check("down 1 at (50,35) at 0ms; move 1 to (54.1,35) by 30ms; move 1 to (50.5,35) by 60ms; up 1 at 70ms", on: pad,
+              expect: "pan began right fingers=1 at=30ms; pan ended right fingers=1", bound: noDouble)
+        // Touchscreen excursion: 6 mm.
+        check("down 1 at (100,100) at 0ms; move 1 to (100,105.9) by 30ms; move 1 to (100,101) by 60ms; up 1 at 70ms", on: screen,
+              expect: "tap recognized fingers=1", bound: noDouble)
+        check("down 1 at (100,100) at 0ms; move 1 to (100,106.1) by 30ms; move 1 to (100,101) by 60ms; up 1 at 70ms", on: screen,
+              expect: "pan began down fingers=1; pan ended down fingers=1", bound: noDouble)
+    }
+    @Test func tap_semiMT_twoFingers_boxJumpsDoNotFailTheTap() {
+        let semi = Devices.touchpad(semiMT: true, slots: 2)
+        check("down 1 at (40,30), 2 at (60,40) at 0ms; move 1 to (40,25) by 40ms; move 1 to (38,22) by 80ms; up 1, 2 at 120ms",
+              on: semi, expect: "tap recognized fingers=2", bound: noDouble)
     }
     @Test func tap_semiMT_countsFromBtnTool() {
         // Two slots, three fingers: BTN_TOOL_TRIPLETAP gives the count, the box corners jump.

@@ -78,7 +78,8 @@ struct EdgeSwipeRecognizer {
             return false
         case .possible:
             if m.fingers == 0 { state = .idle; return false }
-            guard allowed, m.fingers <= 5 else { state = .failed; return false }
+            guard m.fingers <= 5 else { state = .failed; return false }
+            guard allowed else { return false }
             var best: Edge?, bestInward = 0.0
             for e in edges {
                 let c = Self.components(e, dx: m.totalX, dy: m.totalY)
