@@ -59,6 +59,8 @@ public struct RecognizerArena: Sendable {
     private var countChangeSince: Instant?
     private var lastTime: Instant?
     private let semiMT: Bool
+    /// BTN_TOOL_* counts beyond the positioned touches are real (see `MotionTracker.update`).
+    private let trustToolCount: Bool
     private var frameIsSemiMT = false
 
     public init(device: DeviceDescription, thresholds: Thresholds,
@@ -67,6 +69,8 @@ public struct RecognizerArena: Sendable {
         self.device = device; self.thresholds = thresholds; self.boundKinds = boundKinds
         self.doubleTapFingerCounts = doubleTapFingerCounts
         self.semiMT = device.isSemiMT
+        self.trustToolCount = device.isSemiMT || device.contactProtocol == .singleTouch
+            || (device.contactProtocol == .slots && device.slotCount < device.maximumFingerCount)
         let size = device.size
         sink.width = size.width; sink.height = size.height
         sink.events.reserveCapacity(0)
@@ -148,7 +152,7 @@ public struct RecognizerArena: Sendable {
             return takeEvents()
         }
         frameIsSemiMT = semiMT || frame.flags.contains(.semiMT)
-        let m = tracker.update(frame, semiMT: frameIsSemiMT)
+        let m = tracker.update(frame, semiMT: frameIsSemiMT, trustToolCount: trustToolCount)
         if !inSequence {
             guard m.fingers > 0 else { return takeEvents() }
             beginSequence(m)
@@ -198,7 +202,8 @@ public struct RecognizerArena: Sendable {
         if family != .translation { pan.fail(); swipe.fail() }
         if family != .transform { pinch.fail(); rotate.fail() }
         if family != .longPress { longPress.fail() }
-        if family != .edge { edge.fail() }
+        // A long press leaves the edge swipe possible: it may still take over (see `feed`).
+        if family != .edge && family != .longPress { edge.fail() }
     }
 
     private mutating func beginSequence(_ m: MotionSample) {
@@ -257,12 +262,26 @@ public struct RecognizerArena: Sendable {
         let completed = tap.update(m, t)
         flushFirstTapIfSecondFailed(completed, at: m.time)
 
-        if edge.update(m, allowed: allows(.edge), t, sink: &sink) { commit(.edge) }
+        // Motion gestures wait for the tap to fail (its wobble must not start a pan), and once
+        // something has committed they only run with the finger count they committed with.
+        let motionAllowed = tap.state != .possible && (committed == nil || m.fingers == sequenceFingers)
+        // An edge swipe may take over a long press that began at the edge (a pause before the swipe).
+        let edgeAllowed = motionAllowed && (allows(.edge) || committed == .longPress)
+        if edge.update(m, allowed: edgeAllowed, t, sink: &sink) {
+            if committed == .longPress {
+                // The long press ends before the edge swipe begins.
+                let began = sink.events.removeLast()
+                longPress.finish(.cancelled, at: m.time, m, sink: &sink)
+                sink.events.append(began)
+                committed = nil
+            }
+            commit(.edge)
+        }
         longPress.update(m, t, sink: &sink)
-        let translationAllowed = allows(.translation) && !edge.isPossible
+        let translationAllowed = motionAllowed && allows(.translation) && !edge.isPossible
         if pan.update(m, allowed: translationAllowed, t, sink: &sink) { commit(.translation) }
         if swipe.update(m, allowed: translationAllowed, t, sink: &sink) { commit(.translation) }
-        let transformAllowed = allows(.transform) && !frameIsSemiMT
+        let transformAllowed = motionAllowed && allows(.transform) && !frameIsSemiMT
         if pinch.update(m, allowed: transformAllowed, t, sink: &sink) { commit(.transform) }
         if rotate.update(m, allowed: transformAllowed, t, sink: &sink) { commit(.transform) }
 

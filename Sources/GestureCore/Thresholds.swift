@@ -4,6 +4,14 @@
 public struct Thresholds: Hashable, Sendable {
     // tap
     public var tapTimeout: Duration
+    /// Added to `tapTimeout` per finger beyond the first (multi-finger taps land and lift more
+    /// slowly: the ALPS 2-finger tap recording lifts 194 ms after its last finger landed).
+    public var tapTimeoutPerExtraFinger: Duration = .zero
+    /// A tap fails when a finger strays this far at any moment (it must also be back within
+    /// `tapMaximumMovement` of where it landed when it lifts). Real taps wobble: the ALPS
+    /// recordings roll 2.8 mm out and back within 70 ms. Until a tap has failed, pan, swipe,
+    /// pinch, rotate and edge swipe wait.
+    public var tapMaximumExcursion: Millimeters = 4
     public var tapMaximumMovement: Millimeters
     // double tap
     public var doubleTapMaximumGap: Duration
@@ -54,8 +62,35 @@ public struct Thresholds: Hashable, Sendable {
         self.fingerCountDebounce = fingerCountDebounce
     }
 
+    /// The memberwise initializer plus `tapTimeoutPerExtraFinger`.
+    public init(tapTimeout: Duration, tapTimeoutPerExtraFinger: Duration, tapMaximumMovement: Millimeters,
+                doubleTapMaximumGap: Duration, doubleTapGapPerExtraFinger: Duration, doubleTapMinimumGap: Duration,
+                doubleTapMaximumDistance: Millimeters, longPressDuration: Duration,
+                longPressMaximumMovement: Millimeters, longPressCancelsOnMovement: Bool,
+                panSlop: Millimeters, panSlopPerExtraFinger: Millimeters, swipeMinimumDistance: Millimeters,
+                pinchMinimumSpanChange: Millimeters, pinchDirectionScaleDelta: Double,
+                rotateMinimumAngle: Degrees, edgeZone: Millimeters, edgeSwipeCommitDistance: Millimeters,
+                edgeSwipeMaximumAngle: Degrees, fingerCountDebounce: Duration) {
+        self.init(tapTimeout: tapTimeout, tapMaximumMovement: tapMaximumMovement,
+                  doubleTapMaximumGap: doubleTapMaximumGap, doubleTapGapPerExtraFinger: doubleTapGapPerExtraFinger,
+                  doubleTapMinimumGap: doubleTapMinimumGap, doubleTapMaximumDistance: doubleTapMaximumDistance,
+                  longPressDuration: longPressDuration, longPressMaximumMovement: longPressMaximumMovement,
+                  longPressCancelsOnMovement: longPressCancelsOnMovement, panSlop: panSlop,
+                  panSlopPerExtraFinger: panSlopPerExtraFinger, swipeMinimumDistance: swipeMinimumDistance,
+                  pinchMinimumSpanChange: pinchMinimumSpanChange, pinchDirectionScaleDelta: pinchDirectionScaleDelta,
+                  rotateMinimumAngle: rotateMinimumAngle, edgeZone: edgeZone,
+                  edgeSwipeCommitDistance: edgeSwipeCommitDistance, edgeSwipeMaximumAngle: edgeSwipeMaximumAngle,
+                  fingerCountDebounce: fingerCountDebounce)
+        self.tapTimeoutPerExtraFinger = tapTimeoutPerExtraFinger
+    }
+
+    /// The tap timeout for a tap with `fingers` fingers.
+    public func tapTimeout(fingers: Int) -> Duration {
+        tapTimeout + tapTimeoutPerExtraFinger * Swift.max(0, fingers - 1)
+    }
+
     public static let touchpadDefaults = Thresholds(
-        tapTimeout: .milliseconds(180), tapMaximumMovement: 1.3,
+        tapTimeout: .milliseconds(180), tapTimeoutPerExtraFinger: .milliseconds(20), tapMaximumMovement: 1.3,
         doubleTapMaximumGap: .milliseconds(180), doubleTapGapPerExtraFinger: .milliseconds(20),
         doubleTapMinimumGap: .zero, doubleTapMaximumDistance: 15,
         longPressDuration: .milliseconds(500), longPressMaximumMovement: 1.3, longPressCancelsOnMovement: false,
@@ -65,10 +100,10 @@ public struct Thresholds: Hashable, Sendable {
         fingerCountDebounce: .milliseconds(100))
 
     public static let touchscreenDefaults = Thresholds(
-        tapTimeout: .milliseconds(300), tapMaximumMovement: 2,
+        tapTimeout: .milliseconds(300), tapTimeoutPerExtraFinger: .zero, tapMaximumMovement: 2,
         doubleTapMaximumGap: .milliseconds(300), doubleTapGapPerExtraFinger: .zero,
         doubleTapMinimumGap: .milliseconds(40), doubleTapMaximumDistance: 15,
-        longPressDuration: .milliseconds(500), longPressMaximumMovement: 2, longPressCancelsOnMovement: false,
+        longPressDuration: .milliseconds(500), longPressMaximumMovement: 3, longPressCancelsOnMovement: false,
         panSlop: 2, panSlopPerExtraFinger: 1, swipeMinimumDistance: 15,
         pinchMinimumSpanChange: 3, pinchDirectionScaleDelta: 0.2, rotateMinimumAngle: 15,
         edgeZone: 4, edgeSwipeCommitDistance: 15, edgeSwipeMaximumAngle: 45,
@@ -89,6 +124,7 @@ public struct Thresholds: Hashable, Sendable {
             t.edgeZone = 0.02 * shorter
             t.swipeMinimumDistance = 0.15 * shorter
         }
+        t.tapMaximumExcursion = 6
         return t
     }
 }

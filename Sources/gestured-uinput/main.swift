@@ -19,6 +19,7 @@ Creates the device, prints `node /dev/input/eventN`, then runs commands read fro
   key CODE VALUE             an EV_KEY event + SYN_REPORT
   sleep MS                   wait
   echo TEXT                  print TEXT (a sync point)
+  unplug | plug              destroy the device / make it again (answers `ok plug NODE`)
   quit                       destroy the device and exit (also at end of input)
 Each command answers one line: `ok COMMAND` or `error: …`.
 
@@ -95,14 +96,24 @@ if let b = builtin(deviceArgument) {
     } catch { say("error: \(error)"); exit(2) }
 }
 
-let device: UInputDevice
+/// The device; `unplug` destroys it, `plug` makes a new one with the same description.
+var current: UInputDevice?
 do {
-    device = try UInputDevice(description: description, name: nameOverride)
+    current = try UInputDevice(description: description, name: nameOverride)
 } catch {
     say("error: \(error)")
     exit(error.errno == ENOENT || error.errno == ENODEV ? 77 : 1)
 }
-say("node \(device.devnode ?? "?")")
+say("node \(current?.devnode ?? "?")")
+
+/// Forwards writes to the current device; fails with ENODEV while unplugged.
+@MainActor enum device {
+    static func write(type: UInt16, code: UInt16, value: Int32) throws(InputError) {
+        guard let current else { throw InputError(operation: "write (unplugged)", errno: ENODEV) }
+        try current.write(type: type, code: code, value: value)
+    }
+    static func write(_ e: InputEvent) throws(InputError) { try write(type: e.type, code: e.code, value: e.value) }
+}
 
 // One contact's state for down/move/up/flood.
 var trackingId: Int32 = 100
@@ -186,6 +197,11 @@ while let line = readLine() {
             sleepMicroseconds(Int64(int(1) ?? 0) * 1000); say("ok sleep")
         case "echo":
             say(words.dropFirst().joined(separator: " "))
+        case "unplug":
+            current = nil; contact = nil; say("ok unplug")
+        case "plug":
+            if current == nil { current = try UInputDevice(description: description, name: nameOverride) }
+            say("ok plug \(current?.devnode ?? "?")")
         case "quit":
             say("ok quit"); exit(0)
         default:

@@ -85,6 +85,17 @@ import Testing
             move 1 to (37,55), 2 to (58,55) by 200ms; up 1, 2 at 210ms
             """, on: pad, expect: "nothing", bound: [.pinch])
     }
+    @Test func arena_swipeDoesNotFireWithAPendingFingerCount() {
+        // A 1-finger pan is under way when a 2nd finger lands: no swipe with 1 or 2 fingers fires
+        // during the debounce; after it, the 2-finger motion starts afresh.
+        check("""
+            down 1 at (20,35) at 0ms; move 1 to (25,35) by 30ms; down 2 at (25,50) at 40ms
+            move 1 to (40,35), 2 to (40,50) by 130ms; move 1 to (70,35), 2 to (70,50) by 300ms; up 1, 2 at 310ms
+            """, on: pad, expect: """
+            pan began right fingers=1; pan cancelled fingers=1 at=140ms; pan began right fingers=2
+            swipe recognized right fingers=2; pan ended right fingers=2
+            """)
+    }
     @Test func arena_moreThanFiveFingers_nothing() {
         let downs = (1...6).map { "\($0) at (\(20 + 10 * $0),35)" }.joined(separator: ", ")
         let moves = (1...6).map { "\($0) to (\(20 + 10 * $0),60)" }.joined(separator: ", ")

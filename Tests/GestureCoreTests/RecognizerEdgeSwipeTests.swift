@@ -30,6 +30,22 @@ import Testing
         check("down 1 at (150,2) at 0ms; move 1 to (170.7,22) by 100ms; up 1 at 110ms", on: screen,
               expect: "pan began right fingers=1; swipe recognized right fingers=1; pan ended right fingers=1")
     }
+    @Test func edgeSwipe_fromCorner_needsHalfTheAngle() {
+        // Top-left corner of the pad: 20° off the left edge's normal is an edge swipe, 30° is a
+        // diagonal swipe.
+        check("down 1 at (2,2) at 0ms; move 1 to (20.8,8.84) by 100ms; up 1 at 110ms", on: pad,
+              expect: "edgeSwipe began right edge=left fingers=1; edgeSwipe ended right edge=left fingers=1")
+        check("down 1 at (2,2) at 0ms; move 1 to (19.3,12) by 100ms; up 1 at 110ms", on: pad,
+              expect: "swipe recognized downRight fingers=1", bound: [.swipe, .edgeSwipe], directions: 8)
+    }
+    @Test func edgeSwipe_afterAPauseAtTheEdge_takesOverTheLongPress() {
+        // The Bamboo recording: two fingers rest at the left edge for 0.5 s, then swipe in.
+        check("down 1 at (2,20), 2 at (2,34) at 0ms; move 1 to (22,20), 2 to (22,34) from 600ms by 800ms; up 1, 2 at 810ms",
+              on: pad, expect: """
+                longPress began fingers=2 at=500ms; longPress cancelled fingers=2
+                edgeSwipe began right edge=left fingers=2; edgeSwipe ended right edge=left fingers=2
+                """)
+    }
     @Test func edgeSwipe_alongTheEdge_isAPanDown() {
         check("down 1 at (98,10) at 0ms; move 1 to (98,40) by 300ms; up 1 at 310ms", on: pad,
               expect: "pan began down fingers=1; swipe recognized down fingers=1; pan ended down fingers=1")

@@ -20,9 +20,10 @@ import Testing
         check("down 1 at (50,35) at 0ms; move 1 to (51.35,35) by 100ms; up 1 at 600ms", on: pad, expect: "nothing")
     }
     @Test func longPress_touchscreen_twoFingers() {
-        check("down 1 at (100,100), 2 at (130,100) at 0ms; move 1 to (101.9,100) by 100ms; up 1, 2 at 650ms", on: screen,
+        // Touchscreen: < 3 mm (the Atmel 2-finger hold drifts 2.8 % of the screen).
+        check("down 1 at (100,100), 2 at (130,100) at 0ms; move 1 to (102.9,100) by 100ms; up 1, 2 at 650ms", on: screen,
               expect: "longPress began fingers=2 at=500ms; longPress ended fingers=2 at=650ms")
-        check("down 1 at (100,100), 2 at (130,100) at 0ms; move 1 to (102.1,100) by 100ms; up 1, 2 at 650ms", on: screen,
+        check("down 1 at (100,100), 2 at (130,100) at 0ms; move 1 to (103.1,100) by 100ms; up 1, 2 at 650ms", on: screen,
               expect: "nothing")
     }
     @Test func longPress_motionAfterBegan_isChanged_notPan() {

@@ -22,17 +22,17 @@ import Testing
         #expect(abs((events.last?.scale ?? 0) - 0.5) < 1e-6)
     }
     @Test func pinch_spanChangeJustBelowThreshold_nothing() {
-        check("down 1 at (100,100), 2 at (140,100) at 0ms; move 1 to (98.55,100), 2 to (141.45,100) by 50ms; up 1, 2 at 450ms",
+        check("down 1 at (100,100), 2 at (140,100) at 0ms; move 1 to (100,100), 2 to (140,100) by 320ms; move 1 to (98.55,100), 2 to (141.45,100) by 370ms; up 1, 2 at 450ms",
               on: screen, expect: "nothing")
     }
     @Test func pinch_spanChangeJustAboveThreshold_beganWithoutDirection() {
-        check("down 1 at (100,100), 2 at (140,100) at 0ms; move 1 to (98.45,100), 2 to (141.55,100) by 50ms; up 1, 2 at 450ms",
+        check("down 1 at (100,100), 2 at (140,100) at 0ms; move 1 to (100,100), 2 to (140,100) by 320ms; move 1 to (98.45,100), 2 to (141.55,100) by 370ms; up 1, 2 at 450ms",
               on: screen, expect: "pinch began fingers=2; pinch ended none fingers=2")
     }
     @Test func pinch_directionScaleDeltaEdges() {
-        check("down 1 at (100,100), 2 at (140,100) at 0ms; move 1 to (96.3,100), 2 to (143.7,100) by 100ms; up 1, 2 at 110ms",
+        check("down 1 at (100,100), 2 at (140,100) at 0ms; move 1 to (100,100), 2 to (140,100) by 320ms; move 1 to (96.3,100), 2 to (143.7,100) by 420ms; up 1, 2 at 430ms",
               on: screen, expect: "pinch began fingers=2; pinch ended none fingers=2")   // scale 1.185
-        check("down 1 at (100,100), 2 at (140,100) at 0ms; move 1 to (95.7,100), 2 to (144.3,100) by 100ms; up 1, 2 at 110ms",
+        check("down 1 at (100,100), 2 at (140,100) at 0ms; move 1 to (100,100), 2 to (140,100) by 320ms; move 1 to (95.7,100), 2 to (144.3,100) by 420ms; up 1, 2 at 430ms",
               on: screen, expect: "pinch began fingers=2; pinch ended out fingers=2")    // scale 1.215
     }
     @Test func pinch_semiMT_neverPinches() {

@@ -3,7 +3,8 @@ import Testing
 
 /// Move statements turning fingers on a circle around (cx, cy), one frame per 10 ms.
 func turn(fingers: Int, cx: Double, cy: Double, radius: Double, from a0: Double, to a1: Double,
-          stepDegrees: Double = 2, startMs: Int = 0, spread: Double = 0) -> (downs: String, moves: String, endMs: Int) {
+          stepDegrees: Double = 2, startMs: Int = 0, spread: Double = 0,
+          holdUntilMs: Int? = nil) -> (downs: String, moves: String, endMs: Int) {
     func point(_ i: Int, _ deg: Double) -> String {
         let a = (deg + Double(i) * 360 / Double(fingers)) * Double.pi / 180
         let r = radius + spread * (deg - a0) / Swift.max(1, abs(a1 - a0))
@@ -12,6 +13,11 @@ func turn(fingers: Int, cx: Double, cy: Double, radius: Double, from a0: Double,
     let downs = "down " + (0..<fingers).map { "\($0 + 1) at \(point($0, a0))" }.joined(separator: ", ") + " at \(startMs)ms"
     var moves: [String] = []
     var t = startMs, deg = a0
+    if let hold = holdUntilMs {
+        // Still until the tap window has passed.
+        moves.append("move " + (0..<fingers).map { "\($0 + 1) to \(point($0, a0))" }.joined(separator: ", ") + " by \(hold)ms")
+        t = hold
+    }
     let sign: Double = a1 >= a0 ? 1 : -1
     while (a1 - deg) * sign > 1e-9 {
         deg = sign > 0 ? Swift.min(a1, deg + stepDegrees) : Swift.max(a1, deg - stepDegrees)
@@ -39,11 +45,11 @@ func turn(fingers: Int, cx: Double, cy: Double, radius: Double, from a0: Double,
               expect: "rotate began counterclockwise fingers=3; rotate ended counterclockwise fingers=3")
     }
     @Test func rotate_angleJustBelowThreshold_nothing() {
-        let r = turn(fingers: 2, cx: 150, cy: 100, radius: 20, from: 0, to: 14.8, stepDegrees: 1)
+        let r = turn(fingers: 2, cx: 150, cy: 100, radius: 20, from: 0, to: 14.8, stepDegrees: 1, holdUntilMs: 320)
         check("\(r.downs); \(r.moves); \(ups(2, r.endMs + 10))", on: screen, expect: "nothing")
     }
     @Test func rotate_angleJustAboveThreshold_began() {
-        let r = turn(fingers: 2, cx: 150, cy: 100, radius: 20, from: 0, to: 15.2, stepDegrees: 1)
+        let r = turn(fingers: 2, cx: 150, cy: 100, radius: 20, from: 0, to: 15.2, stepDegrees: 1, holdUntilMs: 320)
         check("\(r.downs); \(r.moves); \(ups(2, r.endMs + 10))", on: screen,
               expect: "rotate began clockwise fingers=2; rotate ended clockwise fingers=2")
     }

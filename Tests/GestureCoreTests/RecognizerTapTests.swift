@@ -30,6 +30,13 @@ import Testing
             up 1 at 100ms; up 2 at 120ms; up 3 at 140ms
             """, on: pad, expect: "tap recognized fingers=3 at=140ms", bound: noDouble)
     }
+    @Test func tap_touchpadTimeoutGrowsPerExtraFinger() {
+        // Two fingers: 180 + 20 ms after the last down.
+        check("down 1 at (40,35) at 0ms; down 2 at (50,35) at 30ms; up 2 at 215ms; up 1 at 230ms", on: pad,
+              expect: "tap recognized fingers=2 at=230ms", bound: noDouble)
+        check("down 1 at (40,35) at 0ms; down 2 at (50,35) at 30ms; up 2 at 215ms; up 1 at 231ms", on: pad,
+              expect: "nothing", bound: noDouble)
+    }
     @Test func tap_timeoutCountsFromTheLastFingerDown() {
         // 2nd finger lands at 100 ms: the 180 ms run from there (lift at 270 ms is in time).
         check("down 1 at (40,35) at 0ms; down 2 at (50,35) at 100ms; up 1, 2 at 270ms", on: pad,
@@ -50,7 +57,24 @@ import Testing
         check("down 1 at (100,100) at 0ms; move 1 to (101.95,100) by 50ms; up 1 at 100ms", on: screen,
               expect: "tap recognized fingers=1", bound: noDouble)
         check("down 1 at (100,100) at 0ms; move 1 to (102.05,100) by 50ms; up 1 at 100ms", on: screen,
-              expect: "pan began right fingers=1; pan ended right fingers=1", bound: noDouble)
+              expect: "nothing", bound: noDouble)
+    }
+    @Test func tap_wobbleOutAndBack_withinExcursion_isATap() {
+        // Real taps roll out and back (ALPS: 2.8 mm in 70 ms). Touchpad excursion: 4 mm.
+        check("down 1 at (50,35) at 0ms; move 1 to (53.9,35) by 30ms; move 1 to (50.5,35) by 60ms; up 1 at 70ms", on: pad,
+              expect: "tap recognized fingers=1", bound: noDouble)
+        check("down 1 at (50,35) at 0ms; move 1 to (54.1,35) by 30ms; move 1 to (50.5,35) by 60ms; up 1 at 70ms", on: pad,
+              expect: "pan began right fingers=1 at=30ms; pan ended right fingers=1", bound: noDouble)
+        // Touchscreen excursion: 6 mm.
+        check("down 1 at (100,100) at 0ms; move 1 to (100,105.9) by 30ms; move 1 to (100,101) by 60ms; up 1 at 70ms", on: screen,
+              expect: "tap recognized fingers=1", bound: noDouble)
+        check("down 1 at (100,100) at 0ms; move 1 to (100,106.1) by 30ms; move 1 to (100,101) by 60ms; up 1 at 70ms", on: screen,
+              expect: "pan began down fingers=1; pan ended down fingers=1", bound: noDouble)
+    }
+    @Test func tap_semiMT_twoFingers_boxJumpsDoNotFailTheTap() {
+        let semi = Devices.touchpad(semiMT: true, slots: 2)
+        check("down 1 at (40,30), 2 at (60,40) at 0ms; move 1 to (40,25) by 40ms; move 1 to (38,22) by 80ms; up 1, 2 at 120ms",
+              on: semi, expect: "tap recognized fingers=2", bound: noDouble)
     }
     @Test func tap_semiMT_countsFromBtnTool() {
         // Two slots, three fingers: BTN_TOOL_TRIPLETAP gives the count, the box corners jump.

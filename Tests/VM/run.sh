@@ -4,6 +4,7 @@
 # usage: Tests/VM/run.sh [TEST…]     (no argument: every test; names as suite.py --list prints)
 # env:   GESTURED_VM_STATE  cache dir for the kernel + initramfs (default /var/tmp/gestured-vm)
 #        VM_TIMEOUT         guest-side limit in seconds (default 300)
+#        GESTURED_VM_STRICT=1  a skipped kernel test fails the run
 # Exit code: the suite's; 0 with "SKIP: …" where QEMU cannot run here.
 set -u
 cd "$(dirname "$0")/../.."
@@ -32,10 +33,11 @@ swift build --product gestured >/dev/null 2>build.err.$$ && swift build --produc
   cat build.err.$$; rm -f build.err.$$; echo "kernel-vm: build failed"; exit 1; }
 rm -f build.err.$$
 BIN=$(swift build --show-bin-path)
+STRICT=""; [ "${GESTURED_VM_STRICT:-0}" = 1 ] && STRICT=--strict
 t2=$(date +%s)
 
 echo "kernel-vm: booting the VM (state $STATE, setup $((t1 - t0)) s, build $((t2 - t1)) s)"
-VM_TIMEOUT=${VM_TIMEOUT:-300} VM_UDEV=1 sh Tests/VM/vm-run.sh "$STATE" "python3 -u $ROOT/Tests/VM/suite.py --bin $BIN --root $ROOT $*"
+VM_TIMEOUT=${VM_TIMEOUT:-300} VM_UDEV=1 sh Tests/VM/vm-run.sh "$STATE" "python3 -u $ROOT/Tests/VM/suite.py --bin $BIN --root $ROOT $STRICT $*"
 rc=$?
 t3=$(date +%s)
 echo "kernel-vm: rc=$rc; setup $((t1 - t0)) s, build $((t2 - t1)) s, VM $((t3 - t2)) s, total $((t3 - t0)) s"

@@ -1,7 +1,9 @@
 /// Edge swipe, 1–5 fingers, continuous, from any of the four edges of a touchscreen or touchpad.
 /// A candidate when the first finger of a sequence lands within `edgeZone` mm of an edge (zones
 /// come from the device size: touchpad min(8 mm, 8 % of the shorter side); touchscreen 4 mm, or
-/// 2 % of the shorter side when the size is unknown). In a corner both edges are candidates.
+/// 2 % of the shorter side when the size is unknown). In a corner both edges are candidates,
+/// and the motion must stay within half of `edgeSwipeMaximumAngle` of one edge's normal: a
+/// diagonal from a corner is a diagonal swipe, not an edge swipe.
 /// `began` when the mean translation has gone `edgeSwipeCommitDistance` inward, within
 /// `edgeSwipeMaximumAngle` of the edge's inward normal; `changed` on motion with the inward
 /// distance; `ended` at lift; `cancelled` by the arena. It fails as soon as the fingers have
@@ -64,8 +66,9 @@ struct EdgeSwipeRecognizer {
         }
     }
 
-    private static func withinAngle(_ c: (inward: Double, along: Double), _ t: Thresholds) -> Bool {
-        c.inward > 0 && atan2(abs(c.along), c.inward) * RotateRecognizer.degreesPerRadian <= t.edgeSwipeMaximumAngle
+    private func withinAngle(_ c: (inward: Double, along: Double), _ t: Thresholds) -> Bool {
+        let limit = edges.count > 1 ? t.edgeSwipeMaximumAngle / 2 : t.edgeSwipeMaximumAngle
+        return c.inward > 0 && atan2(abs(c.along), c.inward) * RotateRecognizer.degreesPerRadian <= limit
     }
 
     mutating func update(_ m: MotionSample, allowed: Bool, _ t: Thresholds, sink: inout EventSink) -> Bool {
@@ -75,11 +78,12 @@ struct EdgeSwipeRecognizer {
             return false
         case .possible:
             if m.fingers == 0 { state = .idle; return false }
-            guard allowed, m.fingers <= 5 else { state = .failed; return false }
+            guard m.fingers <= 5 else { state = .failed; return false }
+            guard allowed else { return false }
             var best: Edge?, bestInward = 0.0
             for e in edges {
                 let c = Self.components(e, dx: m.totalX, dy: m.totalY)
-                if Self.withinAngle(c, t) && c.inward > bestInward { best = e; bestInward = c.inward }
+                if withinAngle(c, t) && c.inward > bestInward { best = e; bestInward = c.inward }
             }
             if let best, bestInward >= t.edgeSwipeCommitDistance {
                 state = .began

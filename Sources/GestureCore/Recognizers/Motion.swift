@@ -30,6 +30,10 @@ struct MotionSample {
     var span: Millimeters = 0
     /// Largest distance any active touch has moved from where it started (or was rebased), mm.
     var maxTouchTravel: Millimeters = 0
+    /// Largest distance an active touch is from where it started in this frame, mm.
+    var touchTravel: Millimeters = 0
+    /// Positions are a bounding box (INPUT_PROP_SEMI_MT).
+    var semiMT = false
     /// Smoothed centroid velocity, mm/s.
     var velocityX: Double = 0
     var velocityY: Double = 0
@@ -76,12 +80,16 @@ struct MotionTracker {
     mutating func rebase() {
         for i in ids.indices { startX[i] = prevX[i]; startY[i] = prevY[i] }
         sample.totalX = 0; sample.totalY = 0; sample.scale = 1; sample.rotation = 0
-        sample.maxTouchTravel = 0; sample.velocityX = 0; sample.velocityY = 0
+        sample.maxTouchTravel = 0; sample.touchTravel = 0; sample.velocityX = 0; sample.velocityY = 0
     }
 
-    mutating func update(_ frame: TouchFrame, semiMT: Bool) -> MotionSample {
+    /// `trustToolCount`: BTN_TOOL_* counts may exceed the positioned touches (semi-MT, more
+    /// fingers than slots, single-touch); elsewhere a higher count is the device's quirk (N-Trig
+    /// reports BTN_TOOL_DOUBLETAP for one finger) and the positioned touches are the truth.
+    mutating func update(_ frame: TouchFrame, semiMT: Bool, trustToolCount: Bool = true) -> MotionSample {
         var s = sample
         s.time = frame.time
+        s.semiMT = semiMT
         s.stepX = 0; s.stepY = 0
         // Pass 1: membership, and the continuing touches' centroids before and after.
         var n = 0, px = 0.0, py = 0.0, nx = 0.0, ny = 0.0
@@ -97,7 +105,7 @@ struct MotionTracker {
                 }
             }
         }
-        let fingers = Swift.max(frame.fingerCount, positioned)
+        let fingers = trustToolCount ? Swift.max(frame.fingerCount, positioned) : positioned
         let countChanged = fingers != lastFingers
         s.fingerLanded = began || fingers > lastFingers
         let skipStep = semiMT && countChanged
@@ -149,7 +157,8 @@ struct MotionTracker {
             r = 2 * r / Double(positioned)
         }
         s.span = r
-        s.maxTouchTravel = Swift.max(s.maxTouchTravel, travel2.squareRoot())
+        s.touchTravel = travel2.squareRoot()
+        s.maxTouchTravel = Swift.max(s.maxTouchTravel, s.touchTravel)
         // Velocity: exponential smoothing of the instantaneous centroid velocity.
         if let last = lastTime, frame.time > last {
             let dt = (frame.time - last).doubleSeconds

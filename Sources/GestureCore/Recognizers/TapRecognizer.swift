@@ -1,17 +1,21 @@
-/// Tap, 1–5 fingers: every finger up within `tapTimeout` of the last finger down, none moved more
-/// than `tapMaximumMovement`. The finger count is the most fingers down at once during the
-/// sequence (staggered landings and lifts count; BTN_TOOL_* counts on semi-MT pads count).
+/// Tap, 1–5 fingers: every finger up within `tapTimeout` (+ `tapTimeoutPerExtraFinger` for each
+/// finger beyond the first) of the last finger down, each back within `tapMaximumMovement` of
+/// where it landed when it lifts and never further than `tapMaximumExcursion` in between (real
+/// taps wobble). On semi-MT pads with more than one finger the motion is not checked: the
+/// bounding box jumps as fingers land and lift. The finger count is the most fingers down at
+/// once during the sequence (staggered landings and lifts count; BTN_TOOL_* counts on semi-MT pads count).
 ///
 /// ```
 ///            first finger down
 ///   idle ─────────────────────────► possible ──── finger down: restart timer, fingers = max
 ///    ▲                                 │  │
-///    │ all up (completed: the arena    │  └─ moved > tapMaximumMovement, timeout after the
-///    │ emits a tap, or hands it to     │     last down, > 5 fingers, another gesture commits
-///    │ doubleTap when one is bound)    ▼
-///    └──────────────────────────── (all up) ◄──── failed
-///    ▲                                              │
-///    └────────────────── all up ────────────────────┘
+///    │ all up, back within             │  └─ strayed > tapMaximumExcursion, timeout after the
+///    │ tapMaximumMovement (completed:  │     last down, > 5 fingers, another gesture commits
+///    │ the arena emits a tap, or hands ▼
+///    │ it to doubleTap when bound)  failed ◄── all up, but lifted > tapMaximumMovement away
+///    │                                 │
+///    └────────────── all up ───────────┘
+/// ```
 /// ```
 /// The recognizer never emits itself: `update` returns the completed tap and the arena decides
 /// whether it waits for a double tap (see `DoubleTapRecognizer`).
@@ -27,15 +31,18 @@ struct TapRecognizer {
 
     private(set) var state = State.idle
     private var maxFingers = 0
+    /// How far the fingers were from where they landed in the last frame with positions.
+    private var lastTravel: Millimeters = 0
     private var lastDown = Instant.zero
 
     var nextDeadline: Instant? {
-        state == .possible ? lastDown + thresholdsTimeout + .microseconds(1) : nil
+        state == .possible ? lastDown + timeout + .microseconds(1) : nil
     }
-    private var thresholdsTimeout: Duration = .zero
+    /// The timeout for the most fingers seen so far.
+    private var timeout: Duration = .zero
 
     mutating func fail() { if state == .possible { state = .failed } }
-    mutating func reset() { state = .idle; maxFingers = 0 }
+    mutating func reset() { state = .idle; maxFingers = 0; lastTravel = 0 }
 
     mutating func advance(to now: Instant) {
         if let d = nextDeadline, d <= now { state = .failed }
@@ -56,19 +63,26 @@ struct TapRecognizer {
         state = .possible
         maxFingers = m.fingers
         lastDown = m.time
-        thresholdsTimeout = t.tapTimeout
         return handlePossible(m, t)
     }
 
     private mutating func handlePossible(_ m: MotionSample, _ t: Thresholds) -> Completed? {
         if m.fingerLanded { lastDown = m.time }
         maxFingers = Swift.max(maxFingers, m.fingers)
-        if m.maxTouchTravel > t.tapMaximumMovement || maxFingers > 5 || m.time > lastDown + t.tapTimeout {
+        timeout = t.tapTimeout(fingers: maxFingers)
+        // Semi-MT boxes jump when fingers land and lift (libinput skips the motion check there too).
+        let ignoreMotion = m.semiMT && maxFingers > 1
+        if m.positioned > 0 { lastTravel = m.touchTravel }
+        if (!ignoreMotion && m.maxTouchTravel > t.tapMaximumExcursion) || maxFingers > 5 || m.time > lastDown + timeout {
             state = .failed
             if m.fingers == 0 { reset() }
             return nil
         }
         guard m.fingers == 0 else { return nil }
+        if !ignoreMotion && lastTravel > t.tapMaximumMovement {
+            reset()
+            return nil
+        }
         let done = Completed(fingers: maxFingers, time: m.time, x: m.centroidX, y: m.centroidY)
         reset()
         return done

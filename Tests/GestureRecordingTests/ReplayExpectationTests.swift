@@ -1,0 +1,169 @@
+import GestureCore
+import Testing
+
+/// An expected-gesture file (`Tests/Fixtures/<recording>.expected`), written from what the person
+/// did (Tests/Fixtures/RECORDINGS.md), never from program output. One directive per line:
+///
+///     # comment
+///     bound all                     kinds the arena is told are bound (default all);
+///     bound all-but doubleTap       `bound tap swipe` lists them
+///     directions 8                  swipe directions (default 4)
+///     expect SPEC                   in this order among the non-`changed` events (a subsequence)
+///     some SPEC                     at least one, anywhere
+///     exactly N SPEC                exactly N
+///     forbid SPEC                   none
+///     only KIND KIND…               no event of any other kind
+///
+/// SPEC is `kind[|kind…] [phase] [fingers=N|>N] [direction=d[|d…]] [edge=e]`; the phase defaults
+/// to `recognized` for discrete kinds and `began` for continuous ones.
+struct ReplayExpectation {
+    struct Spec: CustomStringConvertible {
+        var kinds: [String]
+        var phase: String?
+        var fingers: String?
+        var directions: [String]?
+        var edge: String?
+        var text: String
+        var description: String { text }
+
+        func matches(_ g: GestureEvent) -> Bool {
+            guard kinds.contains(g.kind.rawValue) else { return false }
+            let wantPhase = phase ?? (g.kind.isDiscrete ? "recognized" : "began")
+            guard g.phase.rawValue == wantPhase else { return false }
+            if let f = fingers {
+                if f.hasPrefix(">") { if g.fingers <= Int(f.dropFirst()) ?? 99 { return false } }
+                else if String(g.fingers) != f { return false }
+            }
+            if let d = directions, !d.contains(g.direction?.rawValue ?? "none") { return false }
+            if let e = edge, e != (g.edge?.rawValue ?? "none") { return false }
+            return true
+        }
+    }
+    enum Directive {
+        case expect(Spec), some(Spec), exactly(Int, Spec), forbid(Spec), only([String])
+    }
+
+    var bound: Set<GestureKind> = Set(GestureKind.all)
+    var directions = 4
+    var directives: [(line: Int, directive: Directive)] = []
+
+    /// Parses the file's text; errors name `file:line` and what was expected.
+    static func parse(_ text: String, file: String) throws(ExpectationError) -> ReplayExpectation {
+        var e = ReplayExpectation()
+        let kinds = Set(GestureKind.all.map(\.rawValue))
+        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = i + 1
+            let content = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let w = content.split(separator: " ").map(String.init)
+            guard let verb = w.first else { continue }
+            func fail(_ what: String) -> ExpectationError { ExpectationError(message: "\(file):\(line): \(what)") }
+            func spec(_ words: ArraySlice<String>) throws(ExpectationError) -> Spec {
+                guard let first = words.first else { throw fail("expected a gesture kind after '\(verb)'") }
+                let ks = first.split(separator: "|").map(String.init)
+                for k in ks where !kinds.contains(k) { throw fail("unknown gesture kind '\(k)'") }
+                var s = Spec(kinds: ks, text: words.joined(separator: " "))
+                for word in words.dropFirst() {
+                    if GesturePhase(rawValue: word) != nil { s.phase = word; continue }
+                    let kv = word.split(separator: "=", maxSplits: 1).map(String.init)
+                    guard kv.count == 2 else { throw fail("expected key=value or a phase, found '\(word)'") }
+                    switch kv[0] {
+                    case "fingers": s.fingers = kv[1]
+                    case "direction": s.directions = kv[1].split(separator: "|").map(String.init)
+                    case "edge": s.edge = kv[1]
+                    default: throw fail("unknown key '\(kv[0])' (expected fingers, direction or edge)")
+                    }
+                }
+                return s
+            }
+            switch verb {
+            case "bound":
+                if w.dropFirst().first == "all" { e.bound = Set(GestureKind.all) }
+                else if w.dropFirst().first == "all-but" {
+                    e.bound = Set(GestureKind.all).subtracting(w.dropFirst(2).map { GestureKind(rawValue: $0) })
+                } else {
+                    for k in w.dropFirst() where !kinds.contains(k) { throw fail("unknown gesture kind '\(k)'") }
+                    e.bound = Set(w.dropFirst().map { GestureKind(rawValue: $0) })
+                }
+            case "directions":
+                guard let n = Int(w.count > 1 ? w[1] : ""), n == 4 || n == 8 else { throw fail("expected 4 or 8") }
+                e.directions = n
+            case "expect": e.directives.append((line, .expect(try spec(w.dropFirst()))))
+            case "some": e.directives.append((line, .some(try spec(w.dropFirst()))))
+            case "forbid": e.directives.append((line, .forbid(try spec(w.dropFirst()))))
+            case "exactly":
+                guard w.count > 2, let n = Int(w[1]) else { throw fail("expected 'exactly N kind …'") }
+                e.directives.append((line, .exactly(n, try spec(w.dropFirst(2)))))
+            case "only":
+                for k in w.dropFirst() where !kinds.contains(k) { throw fail("unknown gesture kind '\(k)'") }
+                e.directives.append((line, .only(Array(w.dropFirst()))))
+            default:
+                throw fail("unknown directive '\(verb)' (expected bound, directions, expect, some, exactly, forbid, only)")
+            }
+        }
+        return e
+    }
+
+    /// Every way the events contradict the file, as `file:line: …` messages.
+    func violations(_ events: [GestureEvent], file: String) -> [String] {
+        let decisive = events.filter { $0.phase != .changed }
+        var out: [String] = []
+        var cursor = 0
+        for (line, d) in directives {
+            switch d {
+            case .expect(let s):
+                if let k = decisive[cursor...].firstIndex(where: s.matches) { cursor = k + 1 }
+                else { out.append("\(file):\(line): expected '\(s)' (in order) — not found") }
+            case .some(let s):
+                if !decisive.contains(where: s.matches) { out.append("\(file):\(line): expected some '\(s)' — none") }
+            case .exactly(let n, let s):
+                let c = decisive.filter(s.matches).count
+                if c != n { out.append("\(file):\(line): expected exactly \(n) '\(s)', got \(c)") }
+            case .forbid(let s):
+                let bad = decisive.filter(s.matches)
+                if !bad.isEmpty { out.append("\(file):\(line): forbidden '\(s)' occurred \(bad.count)×") }
+            case .only(let kinds):
+                let bad = events.filter { !kinds.contains($0.kind.rawValue) }
+                if !bad.isEmpty { out.append("\(file):\(line): only \(kinds) allowed, got \(Set(bad.map(\.kind.rawValue)).sorted())") }
+            }
+        }
+        return out
+    }
+}
+
+struct ExpectationError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// The expectation checker itself must be able to fail.
+@Suite struct ReplayExpectationTests {
+    func event(_ kind: GestureKind, _ phase: GesturePhase, fingers: Int, direction: GestureDirection? = nil,
+               ms: Int64 = 0) -> GestureEvent {
+        GestureEvent(kind: kind, phase: phase, id: 1, fingers: fingers, time: .milliseconds(ms), direction: direction)
+    }
+
+    @Test func expectation_orderedSubsequence_passesAndFails() throws {
+        let e = try ReplayExpectation.parse("expect swipe fingers=2 direction=left\nexpect tap fingers=4", file: "x")
+        let good = [event(.pan, .began, fingers: 2), event(.swipe, .recognized, fingers: 2, direction: .left),
+                    event(.tap, .recognized, fingers: 4)]
+        #expect(e.violations(good, file: "x").isEmpty)
+        #expect(e.violations(good.reversed(), file: "x").count == 1)
+        #expect(e.violations([event(.swipe, .recognized, fingers: 2, direction: .right)], file: "x").count == 2)
+    }
+    @Test func expectation_exactlyForbidOnly() throws {
+        let e = try ReplayExpectation.parse("exactly 2 tap fingers=1\nforbid pinch|rotate\nonly tap", file: "x")
+        let taps = [event(.tap, .recognized, fingers: 1), event(.tap, .recognized, fingers: 1)]
+        #expect(e.violations(taps, file: "x").isEmpty)
+        #expect(e.violations(taps + [event(.tap, .recognized, fingers: 1)], file: "x") == ["x:1: expected exactly 2 'tap fingers=1', got 3"])
+        #expect(e.violations(taps + [event(.rotate, .began, fingers: 2)], file: "x").count == 2)
+    }
+    @Test func expectation_badFile_namesFileAndLine() {
+        #expect(throws: ExpectationError.self) { try ReplayExpectation.parse("# ok\nexpect swpie", file: "f.expected") }
+        do { _ = try ReplayExpectation.parse("# ok\nexpect swpie", file: "f.expected") } catch {
+            #expect(error.message == "f.expected:2: unknown gesture kind 'swpie'")
+        }
+        do { _ = try ReplayExpectation.parse("frobnicate", file: "f.expected") } catch {
+            #expect(error.message.hasPrefix("f.expected:1: unknown directive 'frobnicate'"))
+        }
+    }
+}
