@@ -71,39 +71,3 @@ func sine(_ x: Double) -> Double {
 }
 func cosine(_ x: Double) -> Double { sine(x + .pi / 2) }
 
-/// The frames a correct decoder makes of `syntheticEvents(fingers:seconds:)`: the same motion,
-/// in millimetres. Lets the recognizers be measured on their own.
-func syntheticFrames(fingers: Int, seconds: Int) -> [TouchFrame] {
-    let rate = 240
-    let frames = rate * seconds
-    let periodFrames = 2 * rate
-    let downFrames = periodFrames - rate / 4
-    let upm = 20.0
-    var result: [TouchFrame] = []
-    result.reserveCapacity(frames)
-    var nextID = 1
-    var ids = [Int](repeating: 0, count: fingers)
-    for f in 0..<frames {
-        let t = Instant(microseconds: Int64(f) * 1_000_000 / Int64(rate))
-        let phaseFrame = f % periodFrames
-        var touches: [Touch] = []
-        touches.reserveCapacity(fingers)
-        if phaseFrame < downFrames {
-            let angle = Double(phaseFrame) / Double(rate) * 2 * Double.pi * 0.5
-            for finger in 0..<fingers {
-                if phaseFrame == 0 { ids[finger] = nextID; nextID += 1 }
-                let cx = 600.0 + Double(finger) * 500, cy = 2000.0
-                let r = 300.0 + Double(finger) * 10
-                let x = Double(Int32(cx + r * cosine(angle + Double(finger)))) / upm
-                let y = Double(Int32(cy + r * sine(angle + Double(finger)))) / upm
-                touches.append(Touch(id: ids[finger], slot: finger, phase: phaseFrame == 0 ? .began : .moved, x: x, y: y))
-            }
-            result.append(TouchFrame(time: t, touches: touches, fingerCount: fingers))
-        } else if phaseFrame == downFrames {
-            let last = result.last!
-            for var touch in last.touches { touch.phase = .ended; touches.append(touch) }
-            result.append(TouchFrame(time: t, touches: touches, fingerCount: 0))
-        }
-    }
-    return result
-}
