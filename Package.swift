@@ -26,7 +26,9 @@ let package = Package(
         .target(name: "GestureDaemon", dependencies: [
             "GestureCore", "GestureRecording", "GestureConfig", "GestureWire", "LinuxInput",
         ]),
-        .executableTarget(name: "gestured", dependencies: ["GestureDaemon"]),
+        .executableTarget(name: "gestured", dependencies: [
+            "GestureDaemon", "GestureCore", "GestureRecording", "GestureWire",
+        ]),
         // Test helper for the kernel suite (Tests/VM): uinput devices from recordings' headers.
         .executableTarget(name: "gestured-uinput", dependencies: ["GestureCore", "LinuxInput"]),
         // Measured speed: `swift run -c release gestured-bench` prints one `name: value unit` per figure.

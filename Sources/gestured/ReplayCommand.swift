@@ -1,8 +1,150 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GestureCore
+import GestureRecording
+import GestureWire
+
+let replayUsage = """
+    usage: gestured replay [--json] [--frames] [--device-description DESC] FILE|-
+
+    Decodes a recording in virtual time (as fast as possible) and prints each gesture event,
+    one per line; with --frames also each touch frame (one per SYN_REPORT).
+
+    FILE is an evemu recording (.evemu, a .desc + .events concatenation, or a bare .events file
+    whose .desc sits next to it), or a `libinput record` YAML file; `-` reads standard input.
+
+      --json                     JSON lines (the socket's shape) instead of text
+      --frames                   print touch frames too
+      --device-description DESC  the evemu .desc describing the device of a bare .events file
+      -h, --help                 this text
+
+    Times are seconds since the recording's first event. Exit status: 0, or 2 for a malformed
+    recording or bad arguments (FILE:LINE: what was expected, on standard error).
+
+    """
+
+/// Buffered standard output.
+struct OutputBuffer {
+    var text = ""
+    mutating func line(_ s: String) {
+        text += s; text += "\n"
+        if text.utf8.count >= 1 << 16 { flush() }
+    }
+    mutating func flush() {
+        var bytes = Array(text.utf8)
+        text = ""
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { write(1, $0.baseAddress! + offset, $0.count - offset) }
+            if n <= 0 { if n < 0 && errno == EINTR { continue }; return }
+            offset += n
+        }
+    }
+}
 
 func replayMain(_ arguments: [String]) -> Int32 {
-    eprint("gestured replay: not implemented yet")
-    return 1
+    var json = false, frames = false
+    var descPath: String?
+    var file: String?
+    var i = 0
+    while i < arguments.count {
+        let a = arguments[i]
+        switch a {
+        case "--json": json = true
+        case "--frames": frames = true
+        case "-h", "--help": print(replayUsage, terminator: ""); return 0
+        case "--device-description":
+            guard i + 1 < arguments.count else { eprint("gestured replay: --device-description needs a file"); return 2 }
+            i += 1; descPath = arguments[i]
+        default:
+            if a.hasPrefix("--device-description=") {
+                descPath = String(a.dropFirst("--device-description=".count))
+            } else if a.hasPrefix("-") && a != "-" {
+                eprint("gestured replay: unknown option '\(a)'\n\n" + replayUsage, terminator: "")
+                return 2
+            } else if file != nil {
+                eprint("gestured replay: one recording at a time (got '\(file!)' and '\(a)')")
+                return 2
+            } else {
+                file = a
+            }
+        }
+        i += 1
+    }
+    guard let file else { eprint(replayUsage, terminator: ""); return 2 }
+
+    let recording: Recording
+    do {
+        recording = try RecordingLoader.load(path: file, descriptionPath: descPath)
+    } catch {
+        eprint("Recording error: \(error)")
+        return 2
+    }
+    let device = GestureJSON.DeviceInfo(recording.description)
+    let origin = recording.startTime
+    var out = OutputBuffer()
+    Replayer.run(recording) { output in
+        switch output {
+        case .frame(let f):
+            guard frames else { return }
+            out.line(json ? GestureJSON.encode(f, origin: origin) : ReplayText.frame(f, origin: origin))
+        case .gesture(let g):
+            out.line(json ? GestureJSON.encode(g, device: device, origin: origin) : ReplayText.gesture(g, origin: origin))
+        case .diagnostic(let d):
+            out.flush()
+            eprint(d)
+        }
+    }
+    out.flush()
+    return 0
+}
+
+/// The human-readable replay lines.
+enum ReplayText {
+    static func time(_ t: Instant, origin: Instant) -> String {
+        var s = ""
+        let us = t.microseconds - origin.microseconds
+        s += us < 0 ? "-" : ""
+        let a = us.magnitude
+        let frac = String(a % 1_000_000)
+        s += "\(a / 1_000_000).\(String(repeating: "0", count: 6 - frac.count))\(frac)"
+        return s
+    }
+
+    static func mm(_ v: Double) -> String {
+        var s = ""
+        GestureJSON.appendFixed(v, decimals: 1, to: &s)
+        return s
+    }
+
+    static func frame(_ f: TouchFrame, origin: Instant) -> String {
+        var s = "\(time(f.time, origin: origin)) frame fingers=\(f.fingerCount)"
+        for t in f.touches {
+            s += " [\(t.id) \(t.phase.rawValue) slot=\(t.slot) (\(mm(t.x)), \(mm(t.y))) mm"
+            if t.tool != .finger { s += " \(t.tool.rawValue)" }
+            s += "]"
+        }
+        if f.flags.contains(.resynchronized) { s += " resynchronized" }
+        if f.flags.contains(.semiMT) { s += " semi-mt" }
+        if f.flags.contains(.deviceRemoved) { s += " device-removed" }
+        return s
+    }
+
+    static func gesture(_ g: GestureEvent, origin: Instant) -> String {
+        var s = "\(time(g.time, origin: origin)) \(g.kind.rawValue) \(g.phase.rawValue) id=\(g.id) fingers=\(g.fingers)"
+        if let d = g.direction { s += " direction=\(d.rawValue)" }
+        if let e = g.edge { s += " edge=\(e.rawValue)" }
+        func add(_ key: String, _ v: Double?, _ decimals: Int = 1) {
+            guard let v, v.isFinite else { return }
+            var t = ""
+            GestureJSON.appendFixed(v, decimals: decimals, to: &t)
+            s += " \(key)=\(t)"
+        }
+        add("dx_mm", g.dxMillimeters); add("dy_mm", g.dyMillimeters)
+        add("distance_mm", g.distanceMillimeters); add("velocity_mm_s", g.velocityMillimetersPerSecond)
+        add("scale", g.scale, 3); add("rotation_deg", g.rotationDegrees)
+        add("x", g.x, 3); add("y", g.y, 3)
+        return s
+    }
 }

@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GestureCore
+
+/// Loads recordings from files or standard input, choosing the reader by content:
+/// `libinput record` YAML (a `version:` key first) or evemu (everything else).
+public enum RecordingLoader {
+    /// Reads `path` (`-` = standard input). `descriptionPath` names an evemu `.desc` for a bare
+    /// `.events` file; without it, a headerless `.events` file is paired with the `.desc` in the
+    /// same directory whose name (before `__` or the extension) is the longest prefix of its own.
+    public static func load(path: String, descriptionPath: String? = nil) throws(RecordingError) -> Recording {
+        let name = path == "-" ? "<stdin>" : path
+        let bytes = try readAll(path: path, name: name)
+        var description: DeviceDescription?
+        if let descriptionPath {
+            let d = try readAll(path: descriptionPath, name: descriptionPath)
+            description = try EvemuReader.parseDescription(d, file: descriptionPath)
+        }
+        if LibinputRecordReader.looksLikeLibinputRecord(bytes) {
+            var r = try LibinputRecordReader.parse(bytes, file: name)
+            if let description { r.description = description }
+            return r
+        }
+        if description == nil && path != "-" && EvemuReader.lacksHeader(bytes),
+           let descPath = siblingDescription(for: path) {
+            let d = try readAll(path: descPath, name: descPath)
+            description = try EvemuReader.parseDescription(d, file: descPath)
+        }
+        return try EvemuReader.parse(bytes, file: name, description: description)
+    }
+
+    /// The `.desc` next to a `.events` file that belongs to it, if any.
+    public static func siblingDescription(for path: String) -> String? {
+        let slash = path.lastIndex(of: "/")
+        let dir = slash.map { String(path[..<$0]) } ?? "."
+        let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard let d = opendir(dir) else { return nil }
+        defer { closedir(d) }
+        var best: (String, Int)?
+        while let entry = readdir(d) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard entryName.hasSuffix(".desc") else { continue }
+            var stem = String(entryName.dropLast(5))
+            var suffix = ""
+            if let r = stem.firstRange(of: "__") { suffix = String(stem[r.lowerBound...]); stem = String(stem[..<r.lowerBound]) }
+            guard base.hasPrefix(stem), suffix.isEmpty || base.contains(suffix) else { continue }
+            if best == nil || stem.count > best!.1 { best = (entryName, stem.count) }
+        }
+        guard let (file, _) = best else { return nil }
+        return dir == "." && slash == nil ? file : dir + "/" + file
+    }
+
+    /// Every byte of a file, or of standard input for `-`.
+    public static func readAll(path: String, name: String) throws(RecordingError) -> [UInt8] {
+        let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw RecordingError(file: name, line: 0, message: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        defer { if fd != 0 { close(fd) } }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw RecordingError(file: name, line: 0, message: "cannot read: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            out.append(contentsOf: chunk[0..<n])
+        }
+        return out
+    }
+}
