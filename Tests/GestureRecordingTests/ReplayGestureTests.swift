@@ -1,5 +1,6 @@
 import Foundation
 import GestureCore
+import GestureRecording
 import Testing
 
 /// Replays every real recording in Tests/Fixtures through the recognizers and checks the result
@@ -18,17 +19,6 @@ enum ReplayFixtures {
         try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
     }
 
-    /// The whole evemu stream of a recording: `.desc` + `.events` for split recordings.
-    static func stream(_ file: String) throws -> String {
-        guard file.hasSuffix(".events") else { return try text(file) }
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        let descs = files.filter { $0.hasSuffix(".desc") }
-        guard let desc = descs.first(where: { file.hasPrefix($0.replacingOccurrences(of: "__whot-evemu-devices.desc", with: "-")) }) else {
-            throw ReplayError(message: "\(file): no .desc for this .events file in Tests/Fixtures")
-        }
-        return try text(desc) + "\n" + text(file)
-    }
-
     static func base(_ file: String) -> String {
         file.replacingOccurrences(of: ".evemu", with: "").replacingOccurrences(of: ".events", with: "")
     }
@@ -40,18 +30,21 @@ enum ReplayFixtures {
     }
 
     static func replay(_ file: String, bound: Set<GestureKind> = Set(GestureKind.all), directions: Int = 4) throws -> Replay {
-        let recording = StopgapReplay.parse(try stream(file))
-        let frames = StopgapReplay.frames(recording)
-        var arena = RecognizerArena(device: recording.device, thresholds: .defaults(for: recording.device),
-                                    boundKinds: bound, swipeDirections: directions)
+        let recording = try RecordingLoader.load(path: directory.appendingPathComponent(file).path)
+        var replayer = Replayer(device: recording.description, boundKinds: bound, swipeDirections: directions)
         var events: [GestureEvent] = []
-        for frame in frames {
-            // The daemon's loop wakes at each deadline before reading on.
-            while let d = arena.nextDeadline, d <= frame.time { events += arena.advance(to: d) }
-            events += arena.process(frame)
+        var diagnostics: [String] = []
+        let emit: (Replayer.Output) -> Void = { output in
+            switch output {
+            case .gesture(let g): events.append(g)
+            case .diagnostic(let d): diagnostics.append(d)
+            case .frame: break
+            }
         }
-        if let last = frames.last { events += arena.advance(to: last.time + .seconds(5)) }
-        return Replay(device: recording.device, events: events, diagnostics: arena.drainDiagnostics())
+        for e in recording.events { replayer.feed(e, emit) }
+        replayer.finish(emit)
+        return Replay(device: recording.description, events: events,
+                      diagnostics: diagnostics.filter { $0.hasPrefix("gestured bug:") })
     }
 }
 
