@@ -158,7 +158,7 @@ public struct RecognizerArena: Sendable {
             beginSequence(m)
         }
         trackFingerCount(m)
-        feed(m)
+        feed(tracker.sample)
         if m.fingers == 0 { endSequence(m) }
         return takeEvents()
     }
@@ -232,6 +232,12 @@ public struct RecognizerArena: Sendable {
 
     private mutating func trackFingerCount(_ m: MotionSample) {
         guard m.fingers > 0 else { countChangeSince = nil; return }
+        if committed == nil && sequenceFingers > 5 && m.fingers <= 5 {
+            // What more than five fingers did is no gesture: measure afresh from here.
+            tracker.rebase()
+            resetMotionRecognizers(tracker.sample, at: m.time)
+            edge.fail()
+        }
         if committed == nil {
             sequenceFingers = m.fingers
             countChangeSince = nil
@@ -265,25 +271,33 @@ public struct RecognizerArena: Sendable {
         // Motion gestures wait for the tap to fail (its wobble must not start a pan), and once
         // something has committed they only run with the finger count they committed with.
         let motionAllowed = tap.state != .possible && (committed == nil || m.fingers == sequenceFingers)
-        // An edge swipe may take over a long press that began at the edge (a pause before the swipe).
+        // An edge swipe, a pinch or a rotate may take over a long press (a pause before the
+        // swipe from the edge, the 3M recording's 5 fingers resting before they pinch); a pan
+        // may not: moving after a hold is the long press's own `changed`.
         let edgeAllowed = motionAllowed && (allows(.edge) || committed == .longPress)
         if edge.update(m, allowed: edgeAllowed, t, sink: &sink) {
-            if committed == .longPress {
-                // The long press ends before the edge swipe begins.
-                let began = sink.events.removeLast()
-                longPress.finish(.cancelled, at: m.time, m, sink: &sink)
-                sink.events.append(began)
-                committed = nil
-            }
+            takeOverLongPress(m)
             commit(.edge)
         }
         longPress.update(m, t, sink: &sink)
         let translationAllowed = motionAllowed && allows(.translation) && !edge.isPossible
         if pan.update(m, allowed: translationAllowed, t, sink: &sink) { commit(.translation) }
         if swipe.update(m, allowed: translationAllowed, t, sink: &sink) { commit(.translation) }
-        let transformAllowed = motionAllowed && allows(.transform) && !frameIsSemiMT
-        if pinch.update(m, allowed: transformAllowed, t, sink: &sink) { commit(.transform) }
-        if rotate.update(m, allowed: transformAllowed, t, sink: &sink) { commit(.transform) }
+        // A pan whose fingers turn twice the rotate threshold within its first stretch (twice the
+        // swipe distance of path) becomes a rotate: two fingers close together can translate
+        // before they turn (the 3M recording's 2-finger turns), while a hand drifting round
+        // during a long pan stays a pan (the bcm5974 recording's 2-finger circles).
+        if committed == .translation && pan.inFlight && motionAllowed && !frameIsSemiMT
+            && m.pathLength <= 2 * t.swipeMinimumDistance
+            && abs(m.rotation) * RotateRecognizer.degreesPerRadian >= 2 * t.rotateMinimumAngle {
+            pan.finish(.cancelled, m, sink: &sink)
+            pinch.reset(); rotate.reset()
+            committed = nil
+        }
+        if committed == .longPress { pinch.reset(); rotate.reset() }
+        let transformAllowed = motionAllowed && (allows(.transform) || committed == .longPress) && !frameIsSemiMT
+        if pinch.update(m, allowed: transformAllowed, t, sink: &sink) { takeOverLongPress(m); commit(.transform) }
+        if rotate.update(m, allowed: transformAllowed, t, sink: &sink) { takeOverLongPress(m); commit(.transform) }
 
         flushFirstTapIfSecondFailed(completed, at: m.time)
         if let completed {
@@ -293,6 +307,16 @@ public struct RecognizerArena: Sendable {
                 handleTap(completed)
             }
         }
+    }
+
+    /// A gesture that just began (its event is the last one) takes over a long press in flight:
+    /// the long press is cancelled first.
+    private mutating func takeOverLongPress(_ m: MotionSample) {
+        guard committed == .longPress else { return }
+        let began = sink.events.removeLast()
+        longPress.finish(.cancelled, at: m.time, m, sink: &sink)
+        sink.events.append(began)
+        committed = nil
     }
 
     /// The second touch of a would-be double tap is no tap: the first tap is reported now.

@@ -22,6 +22,8 @@ struct MotionSample {
     var stepY: Millimeters = 0
     var totalX: Millimeters = 0
     var totalY: Millimeters = 0
+    /// Length of the centroid's path since the baseline (the sum of the steps' lengths), mm.
+    var pathLength: Millimeters = 0
     /// Accumulated span ratio and rotation (radians, positive clockwise with y down) since the baseline.
     var scale: Double = 1
     var rotation: Double = 0
@@ -79,7 +81,7 @@ struct MotionTracker {
     /// Start measuring translation, scale, rotation and travel afresh from the current positions.
     mutating func rebase() {
         for i in ids.indices { startX[i] = prevX[i]; startY[i] = prevY[i] }
-        sample.totalX = 0; sample.totalY = 0; sample.scale = 1; sample.rotation = 0
+        sample.totalX = 0; sample.totalY = 0; sample.pathLength = 0; sample.scale = 1; sample.rotation = 0
         sample.maxTouchTravel = 0; sample.touchTravel = 0; sample.velocityX = 0; sample.velocityY = 0
     }
 
@@ -141,6 +143,7 @@ struct MotionTracker {
         if n > 0 && !skipStep {
             s.stepX = nx - px; s.stepY = ny - py
             s.totalX += s.stepX; s.totalY += s.stepY
+            s.pathLength += (s.stepX * s.stepX + s.stepY * s.stepY).squareRoot()
         }
         if radiusBefore > 0.5 && radiusAfter > 0 { s.scale *= radiusAfter / radiusBefore }
         if weight > 0 { s.rotation += turn / weight }

@@ -1,10 +1,10 @@
 /// Pan, 1–5 fingers, continuous: `began` when the fingers' mean translation passes the slop
 /// (`panSlop` + `panSlopPerExtraFinger` per finger beyond the first) and, with two or more
-/// fingers, the translation dominates the span change and the rotation arc (fingers moving the
-/// same way, not apart or around); `changed` on every frame that moves, with the step and the
+/// fingers, the translation is at least twice the span change and the rotation arc (fingers
+/// moving the same way, not apart or around); `changed` on every frame that moves, with the step and the
 /// total Δ since the fingers landed (the slop included, so nothing is lost) and the smoothed
 /// velocity; `ended` at lift; `cancelled` by the arena (finger-count change past the debounce,
-/// SYN_DROPPED, device removal).
+/// SYN_DROPPED, device removal, or a turn of twice `rotateMinimumAngle` taking the fingers over).
 ///
 /// Pan and swipe are one family: they see the same translation and run together. Pan reports
 /// the motion continuously; swipe fires once, when the distance threshold is crossed.
@@ -31,12 +31,17 @@ struct PanRecognizer {
         t.panSlop + t.panSlopPerExtraFinger * Double(Swift.max(0, fingers - 1))
     }
 
-    /// Translation dominates: one finger, or the centroid moved at least as far as the span
-    /// changed and as far as the rotation carried the fingers around it.
+    /// How many times larger than the span change and the rotation arc the translation must be
+    /// for two or more fingers to pan (the 3M recording's 3- and 5-finger turns translate
+    /// about as far as they turn).
+    static let dominanceRatio = 2.0
+
+    /// Translation dominates: one finger, or the centroid moved `dominanceRatio` times as far as
+    /// the span changed and as the rotation carried the fingers around it.
     static func translationDominates(_ m: MotionSample) -> Bool {
         if m.positioned < 2 { return true }
         let d = m.totalDistance
-        return d >= abs(m.spanChange) && d >= m.rotationArc
+        return d >= dominanceRatio * abs(m.spanChange) && d >= dominanceRatio * m.rotationArc
     }
 
     /// Returns true when the pan began in this frame (the arena records the commit).
