@@ -340,6 +340,12 @@ public struct RecognizerArena: Sendable {
     }
 
     private mutating func handleTap(_ c: TapRecognizer.Completed) {
+        if case .waiting(let stale) = doubleTap.state {
+            // A touch sequence began without passing through `beginSequence`.
+            sink.bug("doubleTap: a tap completed while the previous one still waited for its second; reporting it")
+            doubleTap.reset()
+            emitTap(stale, at: c.time)
+        }
         if case .secondDown(let first) = doubleTap.state {
             doubleTap.reset()
             if first.fingers == c.fingers {
