@@ -70,3 +70,4 @@ func sine(_ x: Double) -> Double {
     return 0.225 * (y * abs(y) - y) + y
 }
 func cosine(_ x: Double) -> Double { sine(x + .pi / 2) }
+

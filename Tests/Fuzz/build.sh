@@ -10,8 +10,8 @@
 # Output: Tests/Fuzz/.build/bin/<name>          Env: FUZZ_SANITIZE=fuzzer,address for ASan too.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-out="$here/.build"
+root="${FUZZ_ROOT:-$(cd "$here/../.." && pwd)}"   # FUZZ_ROOT: build another checkout
+out="${FUZZ_OUT:-$here/.build}"
 san="${FUZZ_SANITIZE:-fuzzer}"
 mkdir -p "$out/mod" "$out/bin"
 swiftc="${SWIFTC:-swiftc}"

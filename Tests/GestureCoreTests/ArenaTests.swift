@@ -96,6 +96,27 @@ import Testing
             swipe recognized right fingers=2; pan ended right fingers=2
             """)
     }
+    @Test func arena_moreThanFiveFingers_spoilTheTouchUntilAllLift() {
+        // Six fingers slide 25 mm, then one lifts: the five left must not swipe with that motion.
+        let downs = (1...6).map { "\($0) at (\(20 + 10 * $0),20)" }.joined(separator: ", ")
+        let moves = (1...6).map { "\($0) to (\(20 + 10 * $0),45)" }.joined(separator: ", ")
+        check("down \(downs) at 0ms; move \(moves) by 200ms; up 6 at 210ms; up 1, 2, 3, 4, 5 at 400ms", on: pad, expect: "nothing")
+    }
+    @Test func arena_sixthFingerLanding_cancelsAPanAtOnce() {
+        let downs = (1...5).map { "\($0) at (\(20 + 10 * $0),20)" }.joined(separator: ", ")
+        let moves = (1...5).map { "\($0) to (\(20 + 10 * $0),45)" }.joined(separator: ", ")
+        check("down \(downs) at 0ms; move \(moves) by 200ms; down 6 at (90,45) at 210ms; up 1, 2, 3, 4, 5, 6 at 400ms",
+              on: pad, expect: "pan began down fingers=5; swipe recognized down fingers=5; pan cancelled fingers=5 at=210ms")
+    }
+    @Test func arena_bogusToolCount_onAProtocolADevice_isIgnored() {
+        // N-Trig sends BTN_TOOL_DOUBLETAP with one contact: it is a 1-finger tap.
+        let x = AbsInfo(minimum: 0, maximum: 9600), y = AbsInfo(minimum: 0, maximum: 7200)
+        let ntrig = DeviceDescription(name: "N-Trig-like", codes: [EventType.key: [KeyCode.btnTouch, KeyCode.btnToolDoubleTap]],
+                                      absInfo: [AbsCode.mtPositionX: x, AbsCode.mtPositionY: y])
+        #expect(ntrig.contactProtocol == .anonymous)
+        check("down 1 at (50,50) at 0ms; count 2 at 0ms; up 1 at 80ms; count 0 at 80ms", on: ntrig,
+              expect: "tap recognized fingers=1", bound: [.tap])
+    }
     @Test func arena_moreThanFiveFingers_nothing() {
         let downs = (1...6).map { "\($0) at (\(20 + 10 * $0),35)" }.joined(separator: ", ")
         let moves = (1...6).map { "\($0) to (\(20 + 10 * $0),60)" }.joined(separator: ", ")

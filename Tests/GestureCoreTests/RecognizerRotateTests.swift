@@ -60,6 +60,30 @@ func turn(fingers: Int, cx: Double, cy: Double, radius: Double, from a0: Double,
                            expect: "pinch began fingers=2; rotate began clockwise fingers=2; pinch ended out fingers=2; rotate ended clockwise fingers=2")
         #expect(abs((events.last(where: { $0.kind == .pinch })?.scale ?? 0) - 1.5) < 0.01)
     }
+    @Test func rotate_takesOverAPanThatTurnsEarly() {
+        // Two fingers 10 mm apart translate first, then turn 40° within 30 mm of path.
+        var text = "down 1 at (145,100), 2 at (155,100) at 0ms; move 1 to (165,100), 2 to (175,100) by 100ms"
+        let r = turn(fingers: 2, cx: 170, cy: 100, radius: 5, from: 180, to: 220, stepDegrees: 4, startMs: 100)
+        text += "; " + r.moves + "; up 1, 2 at \(r.endMs + 10)ms"
+        check(text, on: screen, expect: """
+            pan began right fingers=2; swipe recognized right fingers=2; pan cancelled fingers=2
+            rotate began clockwise fingers=2; rotate ended clockwise fingers=2
+            """)
+    }
+    @Test func rotate_aLongPanThatDriftsRound_staysAPan() {
+        // 60 mm of path first: a later 40° turn is the hand drifting, not a rotate.
+        var text = "down 1 at (95,100), 2 at (105,100) at 0ms; move 1 to (155,100), 2 to (165,100) by 300ms"
+        let r = turn(fingers: 2, cx: 160, cy: 100, radius: 5, from: 180, to: 220, stepDegrees: 4, startMs: 300)
+        text += "; " + r.moves + "; up 1, 2 at \(r.endMs + 10)ms"
+        check(text, on: screen, expect: "pan began right fingers=2; swipe recognized right fingers=2; pan ended right fingers=2")
+    }
+    @Test func rotate_afterALongPress_takesItOver() {
+        let r = turn(fingers: 2, cx: 150, cy: 100, radius: 20, from: 0, to: 40, startMs: 0, holdUntilMs: 600)
+        check("\(r.downs); \(r.moves); up 1, 2 at \(r.endMs + 10)ms", on: screen, expect: """
+            longPress began fingers=2 at=500ms; longPress cancelled fingers=2
+            rotate began clockwise fingers=2; rotate ended clockwise fingers=2
+            """)
+    }
     @Test func rotate_twoFingerCirclePan_isPanNotRotateOrPinch() {
         // Both fingers travel together around a 30 mm circle: the pair keeps its orientation.
         var text = "down 1 at (160,100), 2 at (180,100) at 0ms"

@@ -1,0 +1,70 @@
+// Regression tests that replay what the fuzzers (Tests/Fuzz) found in the slot decoder. Each test
+// names the reproducer it replays; the invariant is the fuzz target's: every touch finite and
+// inside the device's surface.
+import Testing
+import GestureCore
+
+@Suite struct FuzzSlotDecoderRegressionTests {
+    /// The hp8470p touchpad of Tests/Fixtures (protocol B, 2 slots, no resolution, axis minimums
+    /// far above 0).
+    static let synaptics = DeviceDescription(
+        name: "SynPS/2 Synaptics TouchPad", bustype: 0x11, vendor: 0x2, product: 0x7,
+        codes: [EventType.key: [KeyCode.btnTouch, KeyCode.btnToolFinger, KeyCode.btnToolDoubleTap,
+                                KeyCode.btnToolTripleTap, KeyCode.btnLeft]],
+        absInfo: [AbsCode.x: AbsInfo(minimum: 1472, maximum: 5728), AbsCode.y: AbsInfo(minimum: 1408, maximum: 4916),
+                  AbsCode.pressure: AbsInfo(minimum: 0, maximum: 255),
+                  AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 1),
+                  AbsCode.mtPositionX: AbsInfo(minimum: 1472, maximum: 5728),
+                  AbsCode.mtPositionY: AbsInfo(minimum: 1408, maximum: 4916),
+                  AbsCode.mtTrackingId: AbsInfo(minimum: 0, maximum: 65535)])
+
+    static func event(_ us: Int64, _ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEvent {
+        InputEvent(time: Instant(microseconds: us), type: type, code: code, value: value)
+    }
+
+    static func expectInsideSurface(_ frames: [TouchFrame], _ device: DeviceDescription,
+                                    sourceLocation: SourceLocation = #_sourceLocation) {
+        let (w, h) = device.size
+        for frame in frames {
+            for t in frame.touches {
+                #expect(t.x.isFinite && t.y.isFinite, "touch \(t)", sourceLocation: sourceLocation)
+                #expect(t.x >= 0 && t.x <= w && t.y >= 0 && t.y <= h,
+                        "touch at (\(t.x), \(t.y)) mm outside the \(w) × \(h) mm surface", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    /// Tests/Fuzz/crashers/open/evemu-outside-area-unset-slot-y.evemu: a touch begins with
+    /// ABS_MT_POSITION_X but no ABS_MT_POSITION_Y ever sent for its slot. The slot's Y is still
+    /// the decoder's initial 0, below the axis minimum 1408, and the touch came out at y = −20 mm.
+    /// Fixed: a position never sent is the axis minimum.
+    @Test func test_slotDecoder_whenSlotPositionNeverSent_touchStaysInsideSurface() {
+        var decoder = SlotDecoder(device: Self.synaptics)
+        let frames = [
+            Self.event(1000, EventType.abs, AbsCode.mtTrackingId, 2255),
+            Self.event(1005, EventType.abs, AbsCode.mtPositionX, 5647),
+            Self.event(1006, EventType.syn, SynCode.report, 0),
+        ].compactMap { decoder.decode($0) }
+        #expect(frames.count == 1)
+        #expect(frames.first?.touches.count == 1)
+        Self.expectInsideSurface(frames, Self.synaptics)
+    }
+
+    /// Tests/Fuzz/crashers/open/slotdecoder-outside-area-single-touch-unset-y: the same on a
+    /// single-touch touchpad whose axes start at 100: BTN_TOOL_FINGER and ABS_X sent, ABS_Y never;
+    /// the touch came out at y = −10 mm. Fixed with the one above.
+    @Test func test_slotDecoder_singleTouch_whenYNeverSent_touchStaysInsideSurface() {
+        let device = DeviceDescription(
+            name: "ST pad", codes: [EventType.key: [KeyCode.btnToolFinger, KeyCode.btnToolDoubleTap]],
+            absInfo: [AbsCode.x: AbsInfo(minimum: 100, maximum: 900, resolution: 10),
+                      AbsCode.y: AbsInfo(minimum: 100, maximum: 600, resolution: 10)])
+        var decoder = SlotDecoder(device: device)
+        let frames = [
+            Self.event(1000, EventType.key, KeyCode.btnToolFinger, 1),
+            Self.event(1001, EventType.abs, AbsCode.x, 500),
+            Self.event(1002, EventType.syn, SynCode.report, 0),
+        ].compactMap { decoder.decode($0) }
+        #expect(frames.contains { !$0.touches.isEmpty })
+        Self.expectInsideSurface(frames, device)
+    }
+}

@@ -1,0 +1,50 @@
+import GestureCore
+import GestureWire
+import Testing
+
+@Suite struct GestureJSONTests {
+    let device = GestureJSON.DeviceInfo(name: "Pad \"A\"\\b\n", kind: .touchpad)
+
+    @Test func swipe_hasTheFixedShapeAndKeyOrder() {
+        let g = GestureEvent(kind: .swipe, phase: .recognized, id: 1, fingers: 3, time: Instant(microseconds: 2_234_000),
+                             direction: .left, dxMillimeters: -20.25, dyMillimeters: 1.0004,
+                             distanceMillimeters: 20.3, velocityMillimetersPerSecond: 150, x: 0.5, y: 0.25)
+        let s = GestureJSON.encode(g, device: device, origin: Instant(microseconds: 1_000_000))
+        #expect(s == #"{"type":"gesture","gesture":"swipe","phase":"recognized","id":1,"fingers":3,"direction":"left","time":1.234,"device":{"name":"Pad \"A\"\\b\n","kind":"touchpad"},"dx_mm":-20.25,"dy_mm":1,"distance_mm":20.3,"velocity_mm_s":150,"x":0.5,"y":0.25}"#)
+    }
+
+    @Test func edgeSwipe_stepsScaleRotation_andNonFiniteOmitted() {
+        let g = GestureEvent(kind: .edgeSwipe, phase: .changed, id: 7, fingers: 1, time: Instant(microseconds: 500),
+                             direction: .right, edge: .left, stepDxMillimeters: 0.5, stepDyMillimeters: -0.125,
+                             velocityMillimetersPerSecond: .infinity, scale: .nan, rotationDegrees: -15.5)
+        let s = GestureJSON.encode(g, device: GestureJSON.DeviceInfo(name: "s", kind: .touchscreen), origin: .zero)
+        #expect(s == #"{"type":"gesture","gesture":"edgeSwipe","phase":"changed","id":7,"fingers":1,"direction":"right","edge":"left","time":0.0005,"device":{"name":"s","kind":"touchscreen"},"step_dx_mm":0.5,"step_dy_mm":-0.125,"rotation_deg":-15.5}"#)
+        #expect(!s.contains("nan") && !s.contains("inf"))
+    }
+
+    @Test func frame_touchesAndFlags() {
+        let f = TouchFrame(time: Instant(microseconds: 3_000_000),
+                           touches: [Touch(id: 4, slot: 1, phase: .began, x: 12.5, y: 3.14159, pressure: 30),
+                                     Touch(id: 2, slot: 0, phase: .cancelled, x: 0, y: 1, tool: .palm)],
+                           fingerCount: 3, flags: [.resynchronized])
+        let s = GestureJSON.encode(f, origin: Instant(microseconds: 1_000_000))
+        #expect(s == #"{"type":"frame","time":2,"fingers":3,"touches":[{"id":4,"slot":1,"phase":"began","x_mm":12.5,"y_mm":3.142,"pressure":30},{"id":2,"slot":0,"phase":"cancelled","x_mm":0,"y_mm":1,"tool":"palm"}],"resynchronized":true}"#)
+    }
+
+    @Test func controlCharactersAreEscaped() {
+        var s = ""
+        GestureJSON.appendString("a\u{01}\t\u{1F}é", to: &s)
+        #expect(s == "\"a\\u0001\\t\\u001fé\"")
+    }
+
+    @Test func fixedNumbers() {
+        func fx(_ v: Double, _ d: Int) -> String { var s = ""; GestureJSON.appendFixed(v, decimals: d, to: &s); return s }
+        #expect(fx(-0.0004, 3) == "0")
+        #expect(fx(-1.5, 3) == "-1.5")
+        #expect(fx(2.0005, 3) == "2.001" || fx(2.0005, 3) == "2")   // binary rounding either way
+        #expect(fx(1e20, 3) == "1e+20")
+        var t = ""
+        GestureJSON.appendTime(Instant(microseconds: 999), origin: Instant(microseconds: 2000), to: &t)
+        #expect(t == "-0.001001")
+    }
+}
