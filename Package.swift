@@ -30,7 +30,9 @@ let package = Package(
             "GestureDaemon", "GestureCore", "GestureRecording", "GestureWire", "GestureConfig",
         ]),
         // Test helper for the kernel suite (Tests/VM): uinput devices from recordings' headers.
-        .executableTarget(name: "gestured-uinput", dependencies: ["GestureCore", "LinuxInput"]),
+        .executableTarget(name: "gestured-uinput", dependencies: [
+            "GestureCore", "GestureRecording", "GestureWire", "LinuxInput",
+        ]),
         // Measured speed: `swift run -c release gestured-bench` prints one `name: value unit` per figure.
         .executableTarget(name: "gestured-bench", dependencies: [
             "GestureDaemon", "GestureCore", "GestureRecording", "GestureConfig", "GestureWire",
