@@ -27,7 +27,7 @@ let package = Package(
             "GestureCore", "GestureRecording", "GestureConfig", "GestureWire", "LinuxInput",
         ]),
         .executableTarget(name: "gestured", dependencies: [
-            "GestureDaemon", "GestureCore", "GestureRecording", "GestureWire",
+            "GestureDaemon", "GestureCore", "GestureRecording", "GestureWire", "GestureConfig", "LinuxInput",
         ]),
         // Test helper for the kernel suite (Tests/VM): uinput devices from recordings' headers.
         .executableTarget(name: "gestured-uinput", dependencies: [
@@ -40,9 +40,9 @@ let package = Package(
 
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"]),
         .testTarget(name: "GestureRecordingTests", dependencies: ["GestureRecording", "GestureCore"]),
-        .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig"]),
+        .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureCore", "YAML"]),
         .testTarget(name: "GestureWireTests", dependencies: ["GestureWire"]),
-        .testTarget(name: "GestureDaemonTests", dependencies: ["GestureDaemon"]),
+        .testTarget(name: "GestureDaemonTests", dependencies: ["GestureDaemon", "GestureConfig", "GestureCore"]),
         .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput", "GestureCore"]),
     ],
     swiftLanguageModes: [.v6]
