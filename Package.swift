@@ -27,10 +27,12 @@ let package = Package(
             "GestureCore", "GestureRecording", "GestureConfig", "GestureWire", "LinuxInput",
         ]),
         .executableTarget(name: "gestured", dependencies: [
-            "GestureDaemon", "GestureCore", "GestureRecording", "GestureWire",
+            "GestureDaemon", "GestureCore", "GestureRecording", "GestureWire", "GestureConfig",
         ]),
         // Test helper for the kernel suite (Tests/VM): uinput devices from recordings' headers.
-        .executableTarget(name: "gestured-uinput", dependencies: ["GestureCore", "LinuxInput"]),
+        .executableTarget(name: "gestured-uinput", dependencies: [
+            "GestureCore", "GestureRecording", "GestureWire", "LinuxInput",
+        ]),
         // Measured speed: `swift run -c release gestured-bench` prints one `name: value unit` per figure.
         .executableTarget(name: "gestured-bench", dependencies: [
             "GestureDaemon", "GestureCore", "GestureRecording", "GestureConfig", "GestureWire",
@@ -38,9 +40,9 @@ let package = Package(
 
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"]),
         .testTarget(name: "GestureRecordingTests", dependencies: ["GestureRecording", "GestureCore"]),
-        .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig"]),
+        .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureCore", "YAML"]),
         .testTarget(name: "GestureWireTests", dependencies: ["GestureWire"]),
-        .testTarget(name: "GestureDaemonTests", dependencies: ["GestureDaemon"]),
+        .testTarget(name: "GestureDaemonTests", dependencies: ["GestureDaemon", "GestureConfig", "GestureCore"]),
         .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput", "GestureCore"]),
     ],
     swiftLanguageModes: [.v6]
