@@ -469,6 +469,20 @@ def cli_devices_lists_touch_devices_with_their_protocol():
         for d in devs: d.remove()
 
 @test
+def cli_permission_denied_explains_the_input_group():
+    """An unprivileged user (not in `input`) is told why it cannot open a touch device, and how to fix it."""
+    dev = Device(TOUCHSCREEN)
+    try:
+        settle()
+        r = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", GESTURED, "devices"],
+                           capture_output=True, text=True, timeout=60)
+        check(r.returncode != 0 or dev.node not in r.stdout, f"nobody could open {dev.node}: {r.stdout}")
+        check(dev.node in r.stderr and "Permission denied" in r.stderr and "input` group" in r.stderr,
+              f"the error does not explain the input group: {r.stderr[-500:]}")
+    finally:
+        dev.remove()
+
+@test
 def cli_record_of_a_kernel_device_replays_to_the_same_gestures():
     """`gestured record NODE` while a real recording is written to uinput: the new file replays like the original."""
     rec = REPLAYS[0][0]
