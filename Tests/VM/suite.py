@@ -577,6 +577,33 @@ def daemon_replay_into_the_kernel_matches_gestured_replay():
         d.stop()
 
 @test
+def daemon_hook_runs_for_a_swipe_through_the_kernel():
+    """A binding's command runs, with the GESTURE_* environment, for a real 2-finger swipe up written to uinput."""
+    daemon_ready()
+    out = f"{WORK}/hook.out"
+    if os.path.exists(out): os.unlink(out)
+    rec = REPLAYS[0][0]
+    config = f"""bindings:
+  - gesture: swipe
+    fingers: 2
+    direction: up
+    command: 'printf "%s %s %s %s\\n" "$GESTURE_KIND" "$GESTURE_FINGERS" "$GESTURE_DIRECTION" "$GESTURE_DEVICE_NODE" >> {out}'
+"""
+    d = Daemon(config=config); c = d.client()
+    dev = Device(rec)
+    try:
+        c.wait(added(dev.node), 15, f"deviceAdded {dev.node}")
+        dev.do(f"play {rec}", timeout=120)
+        c.wait(gesture("swipe", "recognized"), 10, "the swipe on the socket")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not (os.path.exists(out) and open(out).read().strip()):
+            time.sleep(0.1)
+        text = open(out).read() if os.path.exists(out) else ""
+        check(text.strip() == f"swipe 2 up {dev.node}", f"hook output {text!r}, expected 'swipe 2 up {dev.node}'; log: {d.stderr()[-400:]}")
+    finally:
+        dev.remove(); d.stop()
+
+@test
 def daemon_syn_dropped_resyncs_cancels_and_keeps_working():
     """A flood while the daemon is stopped: SYN_DROPPED cancels the gesture in flight; the daemon goes on."""
     daemon_ready()
