@@ -89,8 +89,9 @@ public struct SlotDecoder: Sendable {
     private var resyncing = false
     private var toolMask: UInt8 = 0       // bit n = BTN_TOOL_* for n+1 fingers held
     private var touchKey = false          // BTN_TOUCH
-    /// Touches that are on the surface but not reported (palm, down at open): not fingers to count.
     private var frameTime = Instant.zero
+    /// Touches in the previous frame: the next frame's array is sized from it.
+    private var lastTouchCount = 0
 
     // MARK: - Protocol B
 
@@ -268,6 +269,41 @@ public struct SlotDecoder: Sendable {
         var flags: TouchFrame.Flags = [.deviceRemoved]
         if isSemiMT { flags.insert(.semiMT) }
         return TouchFrame(time: time, touches: touches, fingerCount: 0, flags: flags)
+    }
+
+    /// How long without frames, with BTN_TOUCH released, before `checkStuckTouches(at:)` ends the
+    /// touches still on the surface.
+    public static let stuckTouchTimeout: Duration = .seconds(2)
+
+    /// The stuck-touch watchdog, for the daemon's timer: when no frame came for
+    /// `stuckTouchTimeout` while BTN_TOUCH is released (on a device that has it) but touches are
+    /// still on the surface (a lost tracking-id −1), ends them in one frame and reports a
+    /// "kernel bug:" line. Nil when nothing is stuck.
+    public mutating func checkStuckTouches(at now: Instant) -> TouchFrame? {
+        guard hasTouchKey, !touchKey, lastTouchCount > 0,
+              now - frameTime >= Self.stuckTouchTimeout else { return nil }
+        var touches: [Touch] = []
+        switch contactProtocol {
+        case .slots:
+            // Only touches already reported, and only between frames (no pending events for them).
+            for i in slots.indices where slots[i].trackingId >= 0 && slots[i].touchId != 0 && !slots[i].suppressed {
+                touches.append(Touch(id: slots[i].touchId, slot: i, phase: .ended,
+                                     x: slots[i].lastXmm, y: slots[i].lastYmm, tool: Self.tool(slots[i].tool)))
+                slots[i].trackingId = -1; slots[i].touchId = 0
+            }
+        case .anonymous:
+            for t in tracks where !t.suppressed { touches.append(anonymousTouch(t, phase: .ended)) }
+            if !touches.isEmpty { tracks.removeAll(keepingCapacity: true) }
+        case .singleTouch, .none:
+            return nil   // BTN_TOUCH released already ends a single touch
+        }
+        guard !touches.isEmpty else { return nil }
+        appendDiagnostic("kernel bug: \(device.name): \(touches.count) touch(es) still down \(Self.stuckTouchTimeout) after BTN_TOUCH was released, ended")
+        frameTime = now
+        lastTouchCount = 0
+        var flags: TouchFrame.Flags = []
+        if isSemiMT { flags.insert(.semiMT) }
+        return TouchFrame(time: now, touches: touches, fingerCount: 0, flags: flags)
     }
 
     /// "kernel bug:" lines collected since the last call.
@@ -588,7 +624,7 @@ public struct SlotDecoder: Sendable {
 
     private mutating func makeFrame() -> TouchFrame {
         var touches: [Touch] = []
-        touches.reserveCapacity(leaving.count + 4)
+        touches.reserveCapacity(leaving.count + lastTouchCount + 2)
         if !leaving.isEmpty {
             touches.append(contentsOf: leaving)
             leaving.removeAll(keepingCapacity: true)
@@ -612,6 +648,7 @@ public struct SlotDecoder: Sendable {
         if counts.active == 0 && contactProtocol != .none && !touchKey && toolMask != 0 && fingers > 0 {
             fingers = 0
         }
+        lastTouchCount = touches.count
         var flags: TouchFrame.Flags = []
         if resyncing { flags.insert(.resynchronized); resyncing = false }
         if isSemiMT { flags.insert(.semiMT) }
