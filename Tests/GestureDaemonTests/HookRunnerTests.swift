@@ -214,3 +214,36 @@ func isZombieChild(_ pid: pid_t) -> Bool {
         #expect(runner.statistics.running == 0)
     }
 }
+
+@Suite(.serialized) struct HookRunnerConfigTests {
+    @Test func test_bindingsFromAConfigFile_runOnlyForMatchingGestures_andReloadReplacesThem() throws {
+        let dir = tempDir(), out = dir + "/ran"
+        let config = try Config.parse("""
+        bindings:
+          - gesture: swipe
+            fingers: 3
+            direction: left
+            device: {kind: touchpad}
+            command: 'echo "first $GESTURE_DIRECTION" >> "\(out)"'
+          - gesture: swipe
+            fingers: 3
+            direction: right
+            command: 'echo right >> "\(out)"'
+        hooks: {max_concurrent: 1}
+        """, file: "c.yaml")
+        let runner = HookRunner(bindings: config.bindings, limits: config.hooks, log: LogBox().log)
+        defer { runner.shutdown() }
+        let screen = HookDevice(name: "ELAN", kind: .touchscreen, node: "/dev/input/event9")
+        runner.handle(swipeLeft, device: screen)          // wrong device kind: nothing runs
+        runner.handle(swipeLeft, device: pad)
+        #expect(waitFor { runner.statistics.exited == 1 })
+        #expect(runner.statistics.started == 1)
+        #expect(readText(out) == "first left\n")
+
+        let reloaded = try Config.parse("bindings:\n  - {gesture: swipe, command: 'echo second >> \"\(out)\"'}\n", file: "c.yaml")
+        runner.update(bindings: reloaded.bindings, limits: reloaded.hooks)
+        runner.handle(swipeLeft, device: screen)
+        #expect(waitFor { runner.statistics.exited == 2 })
+        #expect(readText(out) == "first left\nsecond\n")
+    }
+}
