@@ -29,10 +29,12 @@ let package = Package(
             "GestureCore", "GestureRecording", "GestureConfig", "GestureWire", "LinuxInput", "CLinuxSys",
         ]),
         .executableTarget(name: "gestured", dependencies: [
-            "GestureDaemon", "GestureCore", "GestureRecording", "GestureWire",
+            "GestureDaemon", "GestureCore", "GestureRecording", "GestureWire", "GestureConfig",
         ]),
         // Test helper for the kernel suite (Tests/VM): uinput devices from recordings' headers.
-        .executableTarget(name: "gestured-uinput", dependencies: ["GestureCore", "LinuxInput"]),
+        .executableTarget(name: "gestured-uinput", dependencies: [
+            "GestureCore", "GestureRecording", "GestureWire", "LinuxInput",
+        ]),
         // Measured speed: `swift run -c release gestured-bench` prints one `name: value unit` per figure.
         .executableTarget(name: "gestured-bench", dependencies: [
             "GestureDaemon", "GestureCore", "GestureRecording", "GestureConfig", "GestureWire",
@@ -40,9 +42,11 @@ let package = Package(
 
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"]),
         .testTarget(name: "GestureRecordingTests", dependencies: ["GestureRecording", "GestureCore"]),
-        .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig"]),
+        .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureCore", "YAML"]),
         .testTarget(name: "GestureWireTests", dependencies: ["GestureWire"]),
-        .testTarget(name: "GestureDaemonTests", dependencies: ["GestureDaemon", "GestureWire", "GestureCore", "GestureRecording"]),
+        .testTarget(name: "GestureDaemonTests", dependencies: [
+            "GestureDaemon", "GestureConfig", "GestureWire", "GestureCore", "GestureRecording",
+        ]),
         .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput", "GestureCore"]),
     ],
     swiftLanguageModes: [.v6]

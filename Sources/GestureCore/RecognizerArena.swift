@@ -14,6 +14,14 @@
 ///   Once something has, a count that stays different for `fingerCountDebounce` (100 ms) cancels
 ///   the continuous gestures in flight and starts the recognizers afresh for the new count;
 ///   a count back to the original within the debounce changes nothing; all fingers up ends them.
+/// - **More than five fingers** cancel everything in flight; nothing more is recognized until
+///   every finger has lifted.
+/// - **Take-overs.** An edge swipe, pinch or rotate may take over a long press in flight (it is
+///   cancelled first); a rotate may take over a pan that turns 2 × `rotateMinimumAngle` within
+///   its first 2 × `swipeMinimumDistance` of path.
+/// - **Tap first.** Motion gestures wait until the tap has failed (a finger strayed
+///   `tapMaximumExcursion`, or the tap timeout passed); the pan that then begins carries all the
+///   motion so far.
 /// - **SYN_DROPPED / removal.** A `.resynchronized` or `.deviceRemoved` frame, or `cancelAll(at:)`,
 ///   cancels everything in flight, drops a tap waiting for its double tap, and ignores the touches
 ///   still down until every finger has lifted.
@@ -62,6 +70,8 @@ public struct RecognizerArena: Sendable {
     /// BTN_TOOL_* counts beyond the positioned touches are real (see `MotionTracker.update`).
     private let trustToolCount: Bool
     private var frameIsSemiMT = false
+    /// More than five fingers were down in this touch: nothing more until all lift.
+    private var tooManyFingers = false
 
     public init(device: DeviceDescription, thresholds: Thresholds,
                 boundKinds: Set<GestureKind> = Set(GestureKind.all),
@@ -147,8 +157,8 @@ public struct RecognizerArena: Sendable {
             ignoringUntilLift = !frame.flags.contains(.deviceRemoved) && hasFingers(frame)
             return takeEvents()
         }
-        if ignoringUntilLift {
-            if !hasFingers(frame) { ignoringUntilLift = false; tracker.clear() }
+        if ignoringUntilLift || tooManyFingers {
+            if !hasFingers(frame) { ignoringUntilLift = false; tooManyFingers = false; tracker.clear() }
             return takeEvents()
         }
         frameIsSemiMT = semiMT || frame.flags.contains(.semiMT)
@@ -157,8 +167,17 @@ public struct RecognizerArena: Sendable {
             guard m.fingers > 0 else { return takeEvents() }
             beginSequence(m)
         }
+        if m.fingers > 5 && !tooManyFingers {
+            // More than five fingers make no gesture, and what they did spoils the rest of the
+            // touch (the 3M recording's 10-finger pinch lifting finger by finger): everything in
+            // flight is cancelled and nothing is recognized until every finger has lifted.
+            if let first = doubleTap.secondFailed() { emitTap(first, at: m.time) }
+            cancelInFlight(at: m.time)
+            tooManyFingers = true
+            return takeEvents()
+        }
         trackFingerCount(m)
-        feed(tracker.sample)
+        feed(m)
         if m.fingers == 0 { endSequence(m) }
         return takeEvents()
     }
@@ -232,12 +251,6 @@ public struct RecognizerArena: Sendable {
 
     private mutating func trackFingerCount(_ m: MotionSample) {
         guard m.fingers > 0 else { countChangeSince = nil; return }
-        if committed == nil && sequenceFingers > 5 && m.fingers <= 5 {
-            // What more than five fingers did is no gesture: measure afresh from here.
-            tracker.rebase()
-            resetMotionRecognizers(tracker.sample, at: m.time)
-            edge.fail()
-        }
         if committed == nil {
             sequenceFingers = m.fingers
             countChangeSince = nil
@@ -327,6 +340,12 @@ public struct RecognizerArena: Sendable {
     }
 
     private mutating func handleTap(_ c: TapRecognizer.Completed) {
+        if case .waiting(let stale) = doubleTap.state {
+            // A touch sequence began without passing through `beginSequence`.
+            sink.bug("doubleTap: a tap completed while the previous one still waited for its second; reporting it")
+            doubleTap.reset()
+            emitTap(stale, at: c.time)
+        }
         if case .secondDown(let first) = doubleTap.state {
             doubleTap.reset()
             if first.fingers == c.fingers {

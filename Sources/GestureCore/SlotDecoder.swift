@@ -174,12 +174,15 @@ public struct SlotDecoder: Sendable {
         hasTouchKey = device.hasKey(KeyCode.btnTouch)
         usesToolCounts = device.kind != .touchscreen
 
-        slots = Array(repeating: Slot(), count: contactProtocol == .slots ? Swift.max(1, device.slotCount) : 0)
+        // A position never sent is the axis minimum (the top-left), never outside the surface.
+        var fresh = Slot()
+        fresh.x = xMin; fresh.y = yMin
+        slots = Array(repeating: fresh, count: contactProtocol == .slots ? Swift.max(1, device.slotCount) : 0)
         currentSlot = initialState.currentSlot
         currentSlotValid = currentSlot >= 0 && currentSlot < slots.count
         for (i, v) in initialState.slots.enumerated() where i < slots.count {
             slots[i].trackingId = v.trackingId
-            slots[i].x = v.x; slots[i].y = v.y; slots[i].pressure = v.pressure
+            slots[i].x = axes.x.clamp(v.x); slots[i].y = axes.y.clamp(v.y); slots[i].pressure = v.pressure
             slots[i].major = v.touchMajor; slots[i].tool = v.toolType
             slots[i].suppressed = v.trackingId >= 0
         }
@@ -187,8 +190,8 @@ public struct SlotDecoder: Sendable {
             toolMask |= 1 << UInt8(fingers - 1)
         }
         touchKey = initialState.keysDown.contains(KeyCode.btnTouch)
-        stX = initialState.absValues[AbsCode.x] ?? 0
-        stY = initialState.absValues[AbsCode.y] ?? 0
+        stX = axes.x.clamp(initialState.absValues[AbsCode.x] ?? axes.x.minimum)
+        stY = axes.y.clamp(initialState.absValues[AbsCode.y] ?? axes.y.minimum)
         stPressure = initialState.absValues[AbsCode.pressure] ?? 0
         if contactProtocol == .singleTouch {
             stSuppressed = stUsesToolFinger ? initialState.keysDown.contains(KeyCode.btnToolFinger) : touchKey
@@ -196,6 +199,7 @@ public struct SlotDecoder: Sendable {
         if contactProtocol == .anonymous {
             ignoreAnonymousUntilLift = touchKey || toolMask != 0
         }
+        packet.x = xMin; packet.y = yMin
         leaving.reserveCapacity(8)
         packetContacts.reserveCapacity(Self.maxAnonymousContacts)
         tracks.reserveCapacity(Self.maxAnonymousContacts)
@@ -242,7 +246,9 @@ public struct SlotDecoder: Sendable {
                 if slots[i].trackingId >= 0, slots[i].touchId != 0, !slots[i].suppressed {
                     touches.append(touch(slot: i, phase: .cancelled))
                 }
+                let (x, y) = (slots[i].x, slots[i].y)
                 slots[i] = Slot()
+                slots[i].x = x; slots[i].y = y
             }
         case .anonymous:
             for t in tracks where !t.suppressed {
@@ -445,7 +451,7 @@ public struct SlotDecoder: Sendable {
 
     private mutating func endPacket() {
         sawPacket = true
-        defer { packet = Contact() }
+        defer { packet = Contact(); packet.x = xMin; packet.y = yMin }
         guard packet.hasPosition else { return }   // an empty packet: no contact
         if hasMajor {
             if packet.major != 0 { sawNonzeroMajor = true } else if sawNonzeroMajor && packet.hasMajor { return }

@@ -179,6 +179,16 @@ public enum EvemuReader {
                 var end = i
                 while end < n && bytes[end] != UInt8(ascii: "\n") { end += 1 }
                 lineNumber += 1
+                if end == n && wantEvents && end > i {
+                    // The last line has no newline: evemu always writes one, so a final event line
+                    // without it was most likely cut off mid-value.
+                    var k = i
+                    while k < end && (bytes[k] == 0x20 || bytes[k] == 0x09) { k += 1 }
+                    if k < end && bytes[k] == UInt8(ascii: "E") {
+                        try line(i, end, wantEvents: wantEvents)
+                        throw fail("expected a newline at the end of the last event line; the file looks truncated")
+                    }
+                }
                 var lineEnd = end
                 if lineEnd > i && bytes[lineEnd - 1] == 0x0d { lineEnd -= 1 }
                 try line(i, lineEnd, wantEvents: wantEvents)

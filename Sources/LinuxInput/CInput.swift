@@ -106,6 +106,30 @@ enum CInput {
         }
         return active
     }
+    /// The device's state at open, as the decoder wants it: current slot, per-slot values, keys
+    /// held, single-touch axis values.
+    static func evdevInitialState(_ dev: OpaquePointer, _ d: DeviceDescription) -> SlotDecoder.InitialState {
+        var state = SlotDecoder.InitialState()
+        let n = libevdev_get_num_slots(dev)
+        if n > 0 {
+            state.currentSlot = Int(libevdev_get_current_slot(dev))
+            for s in 0..<UInt32(n) {
+                func v(_ code: UInt16) -> Int32 { libevdev_get_slot_value(dev, s, UInt32(code)) }
+                state.slots.append(SlotDecoder.SlotValues(
+                    trackingId: v(AbsCode.mtTrackingId), x: v(AbsCode.mtPositionX), y: v(AbsCode.mtPositionY),
+                    pressure: v(AbsCode.mtPressure), touchMajor: v(AbsCode.mtTouchMajor),
+                    toolType: d.hasAxis(AbsCode.mtToolType) ? v(AbsCode.mtToolType) : MTToolType.finger))
+            }
+        }
+        for key in d.keys where libevdev_get_event_value(dev, UInt32(EventType.key), UInt32(key)) != 0 {
+            state.keysDown.insert(key)
+        }
+        for axis in [AbsCode.x, AbsCode.y, AbsCode.pressure] where d.hasAxis(axis) {
+            state.absValues[axis] = libevdev_get_event_value(dev, UInt32(EventType.abs), UInt32(axis))
+        }
+        return state
+    }
+
     static func evdevValue(_ dev: OpaquePointer, type: UInt16, code: UInt16) -> Int32 {
         libevdev_get_event_value(dev, UInt32(type), UInt32(code))
     }

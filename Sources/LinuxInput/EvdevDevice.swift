@@ -16,6 +16,9 @@ public final class EvdevDevice {
     public let activeSlotsAtOpen: Set<Int>
     /// BTN_TOUCH was down at open (for single-touch and protocol-A devices).
     public let touchDownAtOpen: Bool
+    /// The whole state at open (slots, keys held, single-touch axes) for
+    /// `SlotDecoder(device:initialState:)`, so touches already down are ignored until they lift.
+    public let initialState: SlotDecoder.InitialState
 
     private let handle: OpaquePointer
 
@@ -43,6 +46,7 @@ public final class EvdevDevice {
         self.activeSlotsAtOpen = CInput.evdevActiveSlots(handle)
         self.touchDownAtOpen = description.hasKey(KeyCode.btnTouch)
             && CInput.evdevValue(handle, type: EventType.key, code: KeyCode.btnTouch) != 0
+        self.initialState = CInput.evdevInitialState(handle, description)
     }
 
     deinit {

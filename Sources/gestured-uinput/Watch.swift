@@ -1,11 +1,22 @@
 // `gestured-uinput watch [udev|inotify]`: LinuxInput's own test driver. Runs a DeviceMonitor and
 // an EvdevDevice per touch device in a poll loop and prints one line per change and per read, so
 // the kernel suite can check discovery, hotplug, SYN_DROPPED resync and ENODEV below the daemon.
+// Each device's events also go through the replay pipeline (decoder + recognizers, deadlines on
+// CLOCK_MONOTONIC, the device's state at open), printed as `gesture NODE {json}`: the kernel path
+// of the pipeline without the daemon.
 #if canImport(Glibc)
 import Glibc
 #endif
 import GestureCore
+import GestureRecording
+import GestureWire
 import LinuxInput
+
+private func nowInstant() -> Instant {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Instant(seconds: Int64(ts.tv_sec), microseconds: Int64(ts.tv_nsec) / 1000)
+}
 
 @MainActor func watchMain(_ arguments: [String]) -> Int32 {
     let mode: DeviceMonitor.Mode? = arguments.first.flatMap(DeviceMonitor.Mode.init(rawValue:))
@@ -13,6 +24,21 @@ import LinuxInput
     do { monitor = try DeviceMonitor(mode: mode) } catch { say("error: \(error)"); return 1 }
     say("mode \(monitor.mode.rawValue)")
     var devices: [String: EvdevDevice] = [:]
+    var pipelines: [String: Replayer] = [:]
+
+    func emit(_ node: String, _ device: GestureJSON.DeviceInfo) -> (Replayer.Output) -> Void {
+        return { output in
+            switch output {
+            case .gesture(let g): say("gesture \(node) \(GestureJSON.encode(g, device: device, origin: .zero))")
+            case .diagnostic(let d): say("diagnostic \(node) \(d)")
+            case .frame: break
+            }
+        }
+    }
+    func removePipeline(_ node: String) {
+        guard var r = pipelines.removeValue(forKey: node), let dev = devices[node] else { return }
+        r.deviceRemoved(at: nowInstant(), emit(node, GestureJSON.DeviceInfo(dev.description)))
+    }
 
     func apply(_ changes: [DeviceChange]) {
         for change in changes {
@@ -21,12 +47,14 @@ import LinuxInput
                 do {
                     let dev = try EvdevDevice(path: d.node)
                     devices[d.node] = dev
+                    pipelines[d.node] = Replayer(device: dev.description, initialState: dev.initialState)
                     let slots = dev.activeSlotsAtOpen.sorted().map(String.init).joined(separator: ",")
                     say("added \(d.node) \(d.kind) slots=\(dev.description.slotCount) active=[\(slots)] protocol=\(dev.description.contactProtocol.rawValue) name=\(dev.description.name)")
                 } catch {
                     say("open-failed \(d.node) \(error)")
                 }
             case .removed(let node):
+                removePipeline(node)
                 devices[node] = nil
                 say("removed \(node)")
             case .ignored(let node, let reason):
@@ -43,8 +71,12 @@ import LinuxInput
         let nodes = devices.keys.sorted()
         var fds = [pollfd(fd: monitor.fd, events: Int16(POLLIN), revents: 0)]
             + nodes.map { pollfd(fd: devices[$0]!.fd, events: Int16(POLLIN), revents: 0) }
-        let n = poll(&fds, nfds_t(fds.count), -1)
+        let deadline = pipelines.values.compactMap(\.arena.nextDeadline).min()
+        let timeout: Int32 = deadline.map { Int32(clamping: max(0, ($0 - nowInstant()).totalMicroseconds / 1000 + 1)) } ?? -1
+        let n = poll(&fds, nfds_t(fds.count), timeout)
         if n < 0 { if errno == EINTR { continue }; say("error: poll \(errno)"); return 1 }
+        // Events queued now happened before `now`: read them first, then fire what is overdue.
+        let now = nowInstant()
         if fds[0].revents != 0 { apply(monitor.drain()) }
         for (i, node) in nodes.enumerated() where fds[i + 1].revents != 0 {
             guard let dev = devices[node] else { continue }
@@ -60,10 +92,17 @@ import LinuxInput
             }
             let monotonic = r.events.last.map { "\($0.time)" } ?? "-"
             say("read \(node) events=\(r.events.count) reports=\(reports) dropped=\(dropped) resyncs=\(r.resyncCount) status=\(status) last=\(monotonic)")
+            let out = emit(node, GestureJSON.DeviceInfo(dev.description))
+            for e in r.events { pipelines[node]?.feed(e, out) }
             if r.status == .deviceGone {
+                removePipeline(node)
                 devices[node] = nil
                 say("gone \(node)")
             }
+        }
+        for node in pipelines.keys.sorted() {
+            guard let dev = devices[node] else { continue }
+            pipelines[node]!.advanceDeadlines(before: now, emit(node, GestureJSON.DeviceInfo(dev.description)))
         }
     }
 }

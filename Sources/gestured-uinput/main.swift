@@ -5,6 +5,7 @@
 import Glibc
 #endif
 import GestureCore
+import GestureRecording
 import LinuxInput
 
 let usageText = """
@@ -15,7 +16,9 @@ Creates the device, prints `node /dev/input/eventN`, then runs commands read fro
   play FILE [STOP_AFTER_MS]  write FILE's E: events with their recorded spacing (optionally only
                              the first STOP_AFTER_MS of the recording)
   down X Y | move X Y | up   one contact (slot 0), in device units
-  flood N                    N frames moving the contact, written at once (overflows evdev buffers)
+  flood N                    N frames moving the contact, written at once (overflows evdev buffers);
+                             after `play`, jitters a contact the recording left down by one unit
+  up                         also lifts every contact and key a `play` left down
   key CODE VALUE             an EV_KEY event + SYN_REPORT
   sleep MS                   wait
   echo TEXT                  print TEXT (a sync point)
@@ -28,19 +31,6 @@ Each command answers one line: `ok COMMAND` or `error: …`.
 func say(_ s: String) {
     var line = s + "\n"
     line.withUTF8 { buf in _ = write(1, buf.baseAddress, buf.count) }
-}
-
-func readFile(_ path: String) -> String? {
-    guard let f = fopen(path, "r") else { return nil }
-    defer { fclose(f) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = fread(&chunk, 1, chunk.count, f)
-        if n <= 0 { break }
-        bytes.append(contentsOf: chunk[0..<n])
-    }
-    return String(decoding: bytes, as: UTF8.self)
 }
 
 func monotonicMicroseconds() -> Int64 {
@@ -87,12 +77,13 @@ let description: DeviceDescription
 if let b = builtin(deviceArgument) {
     description = b
 } else {
-    guard let text = readFile(deviceArgument) else { say("error: cannot read \(deviceArgument)"); exit(2) }
     do {
-        guard let d = try parseEvemu(text, path: deviceArgument).description else {
-            say("error: \(deviceArgument): no device header (N: line)"); exit(2)
+        if deviceArgument.hasSuffix(".desc") {
+            let bytes = try RecordingLoader.readAll(path: deviceArgument, name: deviceArgument)
+            description = try EvemuReader.parseDescription(bytes, file: deviceArgument)
+        } else {
+            description = try RecordingLoader.load(path: deviceArgument).description
         }
-        description = d
     } catch { say("error: \(error)"); exit(2) }
 }
 
@@ -113,6 +104,24 @@ say("node \(current?.devnode ?? "?")")
         try current.write(type: type, code: code, value: value)
     }
     static func write(_ e: InputEvent) throws(InputError) { try write(type: e.type, code: e.code, value: e.value) }
+}
+
+/// What `play` left on the device (protocol B): the current slot, active slots with their
+/// positions, keys held. `flood` jitters a played contact in place; `up` lifts them all.
+var playedSlot: Int32 = 0
+var playedContacts: [Int32: (x: Int32, y: Int32)] = [:]
+var playedKeys: Set<UInt16> = []
+
+@MainActor func track(_ e: InputEvent) {
+    switch (e.type, e.code) {
+    case (EventType.abs, AbsCode.mtSlot): playedSlot = e.value
+    case (EventType.abs, AbsCode.mtTrackingId):
+        if e.value < 0 { playedContacts[playedSlot] = nil } else if playedContacts[playedSlot] == nil { playedContacts[playedSlot] = (0, 0) }
+    case (EventType.abs, AbsCode.mtPositionX): playedContacts[playedSlot]?.x = e.value
+    case (EventType.abs, AbsCode.mtPositionY): playedContacts[playedSlot]?.y = e.value
+    case (EventType.key, _): if e.value != 0 { playedKeys.insert(e.code) } else { playedKeys.remove(e.code) }
+    default: break
+    }
 }
 
 // One contact's state for down/move/up/flood.
@@ -151,9 +160,10 @@ let proto = description.contactProtocol
 }
 
 @MainActor func play(_ path: String, stopAfterMilliseconds: Int64?) throws(InputError) -> String {
-    guard let text = readFile(path) else { return "error: cannot read \(path)" }
-    let file: EvemuFile
-    do { file = try parseEvemu(text, path: path) } catch { return "error: \(error)" }
+    let file: Recording
+    do {
+        file = try RecordingLoader.load(path: path, descriptionPath: deviceArgument.hasSuffix(".desc") ? deviceArgument : nil)
+    } catch { return "error: \(error)" }
     guard let first = file.events.first?.time.microseconds else { return "ok play (no events)" }
     let start = monotonicMicroseconds()
     var written = 0
@@ -164,6 +174,7 @@ let proto = description.contactProtocol
         // SYN_DROPPED in a recording is the recorder's loss, not an event to inject.
         if e.type == EventType.syn && e.code == SynCode.dropped { continue }
         try device.write(e)
+        track(e)
         written += 1
     }
     return "ok play \(written) events"
@@ -182,7 +193,27 @@ while let line = readLine() {
             guard let x = int(1), let y = int(2) else { say("error: \(command) X Y"); continue }
             try frame(x, y, touching: true); say("ok \(command)")
         case "up":
-            try frame(nil, nil, touching: false); say("ok up")
+            if !playedContacts.isEmpty || !playedKeys.isEmpty {
+                for slot in playedContacts.keys.sorted() {
+                    try device.write(type: EventType.abs, code: AbsCode.mtSlot, value: slot)
+                    try device.write(type: EventType.abs, code: AbsCode.mtTrackingId, value: -1)
+                }
+                for key in playedKeys.sorted() { try device.write(type: EventType.key, code: key, value: 0) }
+                try device.write(type: EventType.syn, code: SynCode.report, value: 0)
+                playedContacts = [:]; playedKeys = []
+            }
+            if contact != nil { try frame(nil, nil, touching: false) }
+            say("ok up")
+        case "flood" where contact == nil && !playedContacts.isEmpty:
+            // Jitter a contact the recording left down by one unit: still, but every frame new.
+            let n = int(1) ?? 2000
+            let slot = playedContacts.keys.min()!, at = playedContacts[slot]!
+            for i in 0..<n {
+                try device.write(type: EventType.abs, code: AbsCode.mtSlot, value: slot)
+                try device.write(type: EventType.abs, code: AbsCode.mtPositionX, value: at.x + Int32(i % 2 == 0 ? 1 : 0))
+                try device.write(type: EventType.syn, code: SynCode.report, value: 0)
+            }
+            say("ok flood \(n) (slot \(slot) in place)")
         case "flood":
             let n = int(1) ?? 2000
             let base = contact ?? (x: 100, y: 100)

@@ -1,8 +1,53 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GestureConfig
+
+let checkHelp = """
+usage: gestured check [--config FILE]
+
+Validates a config file and exits 0 when it is valid, 1 when it is not.
+Prints a one-line summary, or every problem as
+  config error: FILE:LINE:COLUMN: message (hint)
+
+  --config FILE   the file to check (default \(Config.defaultPath);
+                  a missing default file means the built-in defaults)
+  -h, --help      this help
+
+"""
 
 func checkMain(_ arguments: [String]) -> Int32 {
-    eprint("gestured check: not implemented yet")
-    return 1
+    var path: String?
+    var i = 0
+    while i < arguments.count {
+        let a = arguments[i]
+        switch a {
+        case "-h", "--help":
+            print(checkHelp, terminator: "")
+            return 0
+        case "--config", "-c":
+            guard i + 1 < arguments.count else { eprint("gestured check: --config needs a file"); return 2 }
+            path = arguments[i + 1]; i += 1
+        default:
+            if a.hasPrefix("--config=") { path = String(a.dropFirst("--config=".count)) }
+            else { eprint("gestured check: unknown argument '\(a)'\n\n" + checkHelp, terminator: ""); return 2 }
+        }
+        i += 1
+    }
+    do {
+        let config = try Config.load(path: path)
+        print(checkSummary(config))
+        return 0
+    } catch {
+        eprint(error.description)
+        let n = error.diagnostics.count
+        eprint("\(path ?? Config.defaultPath): \(n) error\(n == 1 ? "" : "s")")
+        return 1
+    }
+}
+
+func checkSummary(_ c: Config) -> String {
+    func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+    return "\(c.file): ok: \(plural(c.bindings.count, "binding")), \(plural(c.devices.count, "device rule")), "
+        + "socket \(c.socket.path)"
 }

@@ -78,7 +78,7 @@ func replayMain(_ arguments: [String]) -> Int32 {
     do {
         recording = try RecordingLoader.load(path: file, descriptionPath: descPath)
     } catch {
-        eprint("Recording error: \(error)")
+        eprint("recording error: \(error)")
         return 2
     }
     let device = GestureJSON.DeviceInfo(recording.description)

@@ -96,11 +96,17 @@ import Testing
             swipe recognized right fingers=2; pan ended right fingers=2
             """)
     }
-    @Test func arena_motionOfMoreThanFiveFingers_isForgottenWhenTheyLift() {
+    @Test func arena_moreThanFiveFingers_spoilTheTouchUntilAllLift() {
         // Six fingers slide 25 mm, then one lifts: the five left must not swipe with that motion.
         let downs = (1...6).map { "\($0) at (\(20 + 10 * $0),20)" }.joined(separator: ", ")
         let moves = (1...6).map { "\($0) to (\(20 + 10 * $0),45)" }.joined(separator: ", ")
         check("down \(downs) at 0ms; move \(moves) by 200ms; up 6 at 210ms; up 1, 2, 3, 4, 5 at 400ms", on: pad, expect: "nothing")
+    }
+    @Test func arena_sixthFingerLanding_cancelsAPanAtOnce() {
+        let downs = (1...5).map { "\($0) at (\(20 + 10 * $0),20)" }.joined(separator: ", ")
+        let moves = (1...5).map { "\($0) to (\(20 + 10 * $0),45)" }.joined(separator: ", ")
+        check("down \(downs) at 0ms; move \(moves) by 200ms; down 6 at (90,45) at 210ms; up 1, 2, 3, 4, 5, 6 at 400ms",
+              on: pad, expect: "pan began down fingers=5; swipe recognized down fingers=5; pan cancelled fingers=5 at=210ms")
     }
     @Test func arena_bogusToolCount_onAProtocolADevice_isIgnored() {
         // N-Trig sends BTN_TOOL_DOUBLETAP with one contact: it is a 1-finger tap.

@@ -37,9 +37,7 @@ import GestureCore
     /// Tests/Fuzz/crashers/open/evemu-outside-area-unset-slot-y.evemu: a touch begins with
     /// ABS_MT_POSITION_X but no ABS_MT_POSITION_Y ever sent for its slot. The slot's Y is still
     /// the decoder's initial 0, below the axis minimum 1408, and the touch came out at y = −20 mm.
-    /// Reported to the lead (SlotDecoder: initialize slot positions inside absinfo, or clamp when
-    /// converting to mm). `withKnownIssue` until fixed; it fails once the bug is gone so the
-    /// wrapper is removed and the reproducer moves to Tests/Fuzz/crashers/.
+    /// Fixed: a position never sent is the axis minimum.
     @Test func test_slotDecoder_whenSlotPositionNeverSent_touchStaysInsideSurface() {
         var decoder = SlotDecoder(device: Self.synaptics)
         let frames = [
@@ -49,14 +47,12 @@ import GestureCore
         ].compactMap { decoder.decode($0) }
         #expect(frames.count == 1)
         #expect(frames.first?.touches.count == 1)
-        withKnownIssue("SlotDecoder: a slot's unset position is 0, outside absinfo (reported)") {
-            Self.expectInsideSurface(frames, Self.synaptics)
-        }
+        Self.expectInsideSurface(frames, Self.synaptics)
     }
 
     /// Tests/Fuzz/crashers/open/slotdecoder-outside-area-single-touch-unset-y: the same on a
     /// single-touch touchpad whose axes start at 100: BTN_TOOL_FINGER and ABS_X sent, ABS_Y never;
-    /// the touch came out at y = −10 mm. Reported with the one above.
+    /// the touch came out at y = −10 mm. Fixed with the one above.
     @Test func test_slotDecoder_singleTouch_whenYNeverSent_touchStaysInsideSurface() {
         let device = DeviceDescription(
             name: "ST pad", codes: [EventType.key: [KeyCode.btnToolFinger, KeyCode.btnToolDoubleTap]],
@@ -69,8 +65,6 @@ import GestureCore
             Self.event(1002, EventType.syn, SynCode.report, 0),
         ].compactMap { decoder.decode($0) }
         #expect(frames.contains { !$0.touches.isEmpty })
-        withKnownIssue("SlotDecoder: single-touch unset ABS_Y is 0, outside absinfo (reported)") {
-            Self.expectInsideSurface(frames, device)
-        }
+        Self.expectInsideSurface(frames, device)
     }
 }

@@ -54,6 +54,15 @@ import Testing
             down 3 at (70,45) at 100ms; up 3 at 199ms; move 1 to (40,60), 2 to (55,60) by 300ms; up 1, 2 at 310ms
             """, on: pad, expect: "pan began down fingers=2; pan ended down fingers=2 at=310ms", bound: [.pan])
     }
+    @Test func pan_fingerCountDebounce_edges() {
+        // A third finger that stays 99 ms changes nothing; one that stays 100 ms cancels the pan.
+        let start = "down 1 at (40,35), 2 at (55,35) at 0ms; move 1 to (40,45), 2 to (55,45) by 100ms; down 3 at (70,45) at 100ms"
+        check("\(start); up 3 at 199ms; move 1 to (40,50), 2 to (55,50) by 300ms; up 1, 2 at 310ms", on: pad,
+              expect: "pan began down fingers=2; pan ended down fingers=2", bound: [.pan])
+        check("\(start); up 3 at 200ms; move 1 to (40,50), 2 to (55,50) by 300ms; up 1, 2 at 310ms", on: pad,
+              expect: "pan began down fingers=2; pan cancelled fingers=2 at=200ms; pan began down fingers=2; pan ended down fingers=2",
+              bound: [.pan])
+    }
     @Test func pan_staggeredLift_endsNotCancels() {
         check("""
             down 1 at (40,35), 2 at (55,35), 3 at (70,35) at 0ms; move 1 to (40,55), 2 to (55,55), 3 to (70,55) by 200ms

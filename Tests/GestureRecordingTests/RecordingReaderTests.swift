@@ -57,6 +57,7 @@ import Testing
             A: 00 -10 1010 4 8
             A: 01 0 200 0 0
             E: 1.5 0003 0000 -3
+
             """
         let r = try parse(text)
         #expect(r.description.properties.isEmpty)
@@ -109,6 +110,11 @@ import Testing
     @Test func truncatedEventLine() {
         #expect(error(Self.header + "E: 1.000000 0003 0035 10\nE: 1.000001 0003") ==
                 "t.evemu:20: expected 'E: <sec>.<usec> <type> <code> <value>' (4 fields), found 2")
+    }
+
+    @Test func lastEventLineWithoutNewline_isATruncatedFile() {
+        #expect(error(Self.header + "E: 1.000000 0003 0035 10\nE: 1.000001 0003 0035 1") ==
+                "t.evemu:20: expected a newline at the end of the last event line; the file looks truncated")
     }
 
     @Test func garbledNumbers() {
