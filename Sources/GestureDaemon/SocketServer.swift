@@ -55,6 +55,8 @@ public final class SocketServer: GestureSubscriber {
     private var clients: [Int32: Client] = [:]
     /// The current devices and the daemon version, for hello.
     public var helloLine: () -> String = { "" }
+    /// Called after a client is accepted and its hello queued (replay-on-first-client uses it).
+    public var onConnect: (() -> Void)?
     public let origin: Instant
 
     public var clientCount: Int { clients.count }
@@ -147,11 +149,16 @@ public final class SocketServer: GestureSubscriber {
                 close(fd)
                 continue
             }
+            // A small kernel buffer keeps what a slow client can lag behind bounded by the queue
+            // limit (in lines), not by the kernel's default of ~200 KB.
+            var sndbuf: Int32 = 64 * 1024
+            setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, 4)
             let c = Client(fd: fd, uid: cred.uid, gid: cred.gid, pid: cred.pid, limit: policy.queueLimit)
             clients[fd] = c
             log.info("socket: client connected: pid \(cred.pid) uid \(cred.uid) gid \(cred.gid)")
             loop.add(fd) { [unowned self] ev in self.handle(c, ev) }
             enqueue(c, helloLine())
+            onConnect?()
         }
     }
 

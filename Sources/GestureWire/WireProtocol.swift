@@ -321,18 +321,25 @@ public enum WireDecoder {
                           node: o["node"] as? String ?? "?",
                           widthMillimeters: size.count > 0 ? double(size[0]) ?? 0 : 0,
                           heightMillimeters: size.count > 1 ? double(size[1]) ?? 0 : 0,
-                          sizeKnown: o["size_known"] as? Bool ?? false, slots: int(o["slots"]) ?? 0,
+                          sizeKnown: (o["size_known"] as? NSNumber)?.boolValue ?? false, slots: int(o["slots"]) ?? 0,
                           contactProtocol: o["protocol"] as? String ?? "?")
     }
 
+    /// JSON `true`/`false` come back as NSNumber too (and `1 is Bool` holds on Linux): tell them
+    /// apart by the boxed type.
+    static func isBoolean(_ v: Any) -> Bool {
+        guard let n = v as? NSNumber else { return false }
+        return String(cString: n.objCType) == "c" || String(describing: type(of: v)).contains("Boolean")
+    }
+
     static func int(_ v: Any?) -> Int? {
-        guard let v, !(v is Bool), let n = v as? NSNumber else { return nil }
+        guard let v, !isBoolean(v), let n = v as? NSNumber else { return nil }
         let d = n.doubleValue
         guard d.isFinite, d == d.rounded(), abs(d) < 1e15 else { return nil }
         return Int(d)
     }
     static func double(_ v: Any?) -> Double? {
-        guard let v, !(v is Bool), let n = v as? NSNumber else { return nil }
+        guard let v, !isBoolean(v), let n = v as? NSNumber else { return nil }
         return n.doubleValue
     }
 }
