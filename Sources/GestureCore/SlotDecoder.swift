@@ -89,8 +89,9 @@ public struct SlotDecoder: Sendable {
     private var resyncing = false
     private var toolMask: UInt8 = 0       // bit n = BTN_TOOL_* for n+1 fingers held
     private var touchKey = false          // BTN_TOUCH
-    /// Touches that are on the surface but not reported (palm, down at open): not fingers to count.
     private var frameTime = Instant.zero
+    /// Touches in the previous frame: the next frame's array is sized from it.
+    private var lastTouchCount = 0
 
     // MARK: - Protocol B
 
@@ -157,7 +158,9 @@ public struct SlotDecoder: Sendable {
         contactProtocol = device.contactProtocol
         isSemiMT = device.isSemiMT
         let axes = device.positionAxes ?? (AbsInfo(minimum: 0, maximum: 0), AbsInfo(minimum: 0, maximum: 0))
-        xMin = axes.x.minimum; yMin = axes.y.minimum
+        // An inverted axis (minimum above maximum: a kernel bug) is measured from its lower end.
+        xMin = Swift.min(axes.x.minimum, axes.x.maximum); yMin = Swift.min(axes.y.minimum, axes.y.maximum)
+        let xMax = Swift.max(axes.x.minimum, axes.x.maximum), yMax = Swift.max(axes.y.minimum, axes.y.maximum)
         let upm = device.unitsPerMillimeter
         xScale = 1 / upm.x; yScale = 1 / upm.y
         let mt = contactProtocol == .slots || contactProtocol == .anonymous
@@ -165,8 +168,13 @@ public struct SlotDecoder: Sendable {
         hasMajor = mt && device.hasAxis(AbsCode.mtTouchMajor)
         absMin = Array(repeating: 1, count: 64)
         absMax = Array(repeating: 0, count: 64)
+        var inverted: [String] = []
         for (code, info) in device.absInfo where code < 64 && code != AbsCode.mtSlot && code != AbsCode.mtTrackingId {
-            absMin[Int(code)] = info.minimum; absMax[Int(code)] = info.maximum
+            absMin[Int(code)] = Swift.min(info.minimum, info.maximum)
+            absMax[Int(code)] = Swift.max(info.minimum, info.maximum)
+            if info.minimum > info.maximum {
+                inverted.append("kernel bug: \(device.name): \(EventCodes.name(type: EventType.abs, code: code)) minimum \(info.minimum) above maximum \(info.maximum), treated as \(info.maximum)…\(info.minimum)")
+            }
         }
         lastReportMicroseconds = Array(repeating: Int64.min, count: 64)
         suppressedReports = Array(repeating: 0, count: 64)
@@ -178,11 +186,13 @@ public struct SlotDecoder: Sendable {
         var fresh = Slot()
         fresh.x = xMin; fresh.y = yMin
         slots = Array(repeating: fresh, count: contactProtocol == .slots ? Swift.max(1, device.slotCount) : 0)
+        func clampX(_ v: Int32) -> Int32 { Swift.min(Swift.max(v, xMin), xMax) }
+        func clampY(_ v: Int32) -> Int32 { Swift.min(Swift.max(v, yMin), yMax) }
         currentSlot = initialState.currentSlot
         currentSlotValid = currentSlot >= 0 && currentSlot < slots.count
         for (i, v) in initialState.slots.enumerated() where i < slots.count {
             slots[i].trackingId = v.trackingId
-            slots[i].x = axes.x.clamp(v.x); slots[i].y = axes.y.clamp(v.y); slots[i].pressure = v.pressure
+            slots[i].x = clampX(v.x); slots[i].y = clampY(v.y); slots[i].pressure = v.pressure
             slots[i].major = v.touchMajor; slots[i].tool = v.toolType
             slots[i].suppressed = v.trackingId >= 0
         }
@@ -190,8 +200,8 @@ public struct SlotDecoder: Sendable {
             toolMask |= 1 << UInt8(fingers - 1)
         }
         touchKey = initialState.keysDown.contains(KeyCode.btnTouch)
-        stX = axes.x.clamp(initialState.absValues[AbsCode.x] ?? axes.x.minimum)
-        stY = axes.y.clamp(initialState.absValues[AbsCode.y] ?? axes.y.minimum)
+        stX = clampX(initialState.absValues[AbsCode.x] ?? xMin)
+        stY = clampY(initialState.absValues[AbsCode.y] ?? yMin)
         stPressure = initialState.absValues[AbsCode.pressure] ?? 0
         if contactProtocol == .singleTouch {
             stSuppressed = stUsesToolFinger ? initialState.keysDown.contains(KeyCode.btnToolFinger) : touchKey
@@ -200,6 +210,7 @@ public struct SlotDecoder: Sendable {
             ignoreAnonymousUntilLift = touchKey || toolMask != 0
         }
         packet.x = xMin; packet.y = yMin
+        diagnostics = inverted
         leaving.reserveCapacity(8)
         packetContacts.reserveCapacity(Self.maxAnonymousContacts)
         tracks.reserveCapacity(Self.maxAnonymousContacts)
@@ -268,6 +279,41 @@ public struct SlotDecoder: Sendable {
         var flags: TouchFrame.Flags = [.deviceRemoved]
         if isSemiMT { flags.insert(.semiMT) }
         return TouchFrame(time: time, touches: touches, fingerCount: 0, flags: flags)
+    }
+
+    /// How long without frames, with BTN_TOUCH released, before `checkStuckTouches(at:)` ends the
+    /// touches still on the surface.
+    public static let stuckTouchTimeout: Duration = .seconds(2)
+
+    /// The stuck-touch watchdog, for the daemon's timer: when no frame came for
+    /// `stuckTouchTimeout` while BTN_TOUCH is released (on a device that has it) but touches are
+    /// still on the surface (a lost tracking-id −1), ends them in one frame and reports a
+    /// "kernel bug:" line. Nil when nothing is stuck.
+    public mutating func checkStuckTouches(at now: Instant) -> TouchFrame? {
+        guard hasTouchKey, !touchKey, lastTouchCount > 0,
+              now - frameTime >= Self.stuckTouchTimeout else { return nil }
+        var touches: [Touch] = []
+        switch contactProtocol {
+        case .slots:
+            // Only touches already reported, and only between frames (no pending events for them).
+            for i in slots.indices where slots[i].trackingId >= 0 && slots[i].touchId != 0 && !slots[i].suppressed {
+                touches.append(Touch(id: slots[i].touchId, slot: i, phase: .ended,
+                                     x: slots[i].lastXmm, y: slots[i].lastYmm, tool: Self.tool(slots[i].tool)))
+                slots[i].trackingId = -1; slots[i].touchId = 0
+            }
+        case .anonymous:
+            for t in tracks where !t.suppressed { touches.append(anonymousTouch(t, phase: .ended)) }
+            if !touches.isEmpty { tracks.removeAll(keepingCapacity: true) }
+        case .singleTouch, .none:
+            return nil   // BTN_TOUCH released already ends a single touch
+        }
+        guard !touches.isEmpty else { return nil }
+        appendDiagnostic("kernel bug: \(device.name): \(touches.count) touch(es) still down \(Self.stuckTouchTimeout) after BTN_TOUCH was released, ended")
+        frameTime = now
+        lastTouchCount = 0
+        var flags: TouchFrame.Flags = []
+        if isSemiMT { flags.insert(.semiMT) }
+        return TouchFrame(time: now, touches: touches, fingerCount: 0, flags: flags)
     }
 
     /// "kernel bug:" lines collected since the last call.
@@ -398,7 +444,7 @@ public struct SlotDecoder: Sendable {
     private func touch(slot s: Int, phase: TouchPhase) -> Touch {
         let sl = slots[s]
         return Touch(id: sl.touchId, slot: s, phase: phase,
-                     x: Double(sl.x &- xMin) * xScale, y: Double(sl.y &- yMin) * yScale,
+                     x: (Double(sl.x) - Double(xMin)) * xScale, y: (Double(sl.y) - Double(yMin)) * yScale,
                      pressure: hasPressure ? sl.pressure : nil,
                      majorAxis: hasMajor ? Double(sl.major) * xScale : nil,
                      tool: Self.tool(sl.tool))
@@ -465,7 +511,7 @@ public struct SlotDecoder: Sendable {
 
     private func anonymousTouch(_ t: Track, phase: TouchPhase) -> Touch {
         Touch(id: t.touchId, slot: t.slot, phase: phase,
-              x: Double(t.contact.x &- xMin) * xScale, y: Double(t.contact.y &- yMin) * yScale,
+              x: (Double(t.contact.x) - Double(xMin)) * xScale, y: (Double(t.contact.y) - Double(yMin)) * yScale,
               pressure: hasPressure ? t.contact.pressure : nil,
               majorAxis: hasMajor ? Double(t.contact.major) * xScale : nil,
               tool: Self.tool(t.contact.tool))
@@ -562,7 +608,7 @@ public struct SlotDecoder: Sendable {
 
     private func singleTouch(phase: TouchPhase) -> Touch {
         Touch(id: stTouchId, slot: 0, phase: phase,
-              x: Double(stX &- xMin) * xScale, y: Double(stY &- yMin) * yScale,
+              x: (Double(stX) - Double(xMin)) * xScale, y: (Double(stY) - Double(yMin)) * yScale,
               pressure: hasPressure ? stPressure : nil)
     }
 
@@ -588,7 +634,7 @@ public struct SlotDecoder: Sendable {
 
     private mutating func makeFrame() -> TouchFrame {
         var touches: [Touch] = []
-        touches.reserveCapacity(leaving.count + 4)
+        touches.reserveCapacity(leaving.count + lastTouchCount + 2)
         if !leaving.isEmpty {
             touches.append(contentsOf: leaving)
             leaving.removeAll(keepingCapacity: true)
@@ -612,6 +658,7 @@ public struct SlotDecoder: Sendable {
         if counts.active == 0 && contactProtocol != .none && !touchKey && toolMask != 0 && fingers > 0 {
             fingers = 0
         }
+        lastTouchCount = touches.count
         var flags: TouchFrame.Flags = []
         if resyncing { flags.insert(.resynchronized); resyncing = false }
         if isSemiMT { flags.insert(.semiMT) }

@@ -32,7 +32,20 @@ public struct Replayer: Sendable {
     /// Feeds one event; calls `emit` for every frame, gesture and diagnostic it produces, in order.
     public mutating func feed(_ event: InputEvent, _ emit: (Output) -> Void) {
         lastTime = event.time
+        if let stuck = decoder.checkStuckTouches(at: event.time) { deliver(stuck, emit) }
         guard let frame = decoder.decode(event) else { return }
+        advanceDeadlines(before: frame.time, emit)
+        emit(.frame(frame))
+        for g in arena.process(frame) { emit(.gesture(g)) }
+        drain(emit)
+    }
+
+    /// Lets the stuck-touch watchdog look at `time` (the daemon's timer, or the end of a replay).
+    public mutating func checkStuckTouches(at time: Instant, _ emit: (Output) -> Void) {
+        if let stuck = decoder.checkStuckTouches(at: time) { deliver(stuck, emit) }
+    }
+
+    private mutating func deliver(_ frame: TouchFrame, _ emit: (Output) -> Void) {
         advanceDeadlines(before: frame.time, emit)
         emit(.frame(frame))
         for g in arena.process(frame) { emit(.gesture(g)) }
@@ -52,6 +65,7 @@ public struct Replayer: Sendable {
     public mutating func finish(_ emit: (Output) -> Void) {
         guard let last = lastTime else { return }
         let end = last + tail
+        checkStuckTouches(at: end, emit)
         advanceDeadlines(before: end, emit)
         for g in arena.advance(to: end) { emit(.gesture(g)) }
         drain(emit)

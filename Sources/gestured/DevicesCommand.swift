@@ -1,8 +1,110 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GestureCore
+import LinuxInput
+
+private let devicesHelp = """
+    usage: gestured devices [--json]
+
+    Lists the touchscreens and touchpads that gestured would use: kind, name, node, surface size
+    in millimetres (marked "size unknown" when the kernel gives no resolution and thresholds fall
+    back to fractions of the range), slots, and contact protocol (B slots, A anonymous,
+    single-touch; semi-MT pads are marked). Found through udev, or by inotify on /dev/input and
+    classification from capabilities when udevd is not running.
+
+      --json    one JSON object per device
+    Exit status: 0 with at least one device, 1 with none, 2 on a usage error.
+    """
+
+/// One line of `gestured devices`.
+func describeDevice(node: String, _ d: DeviceDescription) -> String {
+    let (w, h) = d.size
+    let size = d.sizeKnown ? "\(format1(w)) x \(format1(h)) mm" : "size unknown (nominal \(format1(w)) x \(format1(h)))"
+    var proto = "protocol \(d.contactProtocol.rawValue)"
+    if d.isSemiMT { proto += ", semi-MT" }
+    let slots = d.slotCount > 0 ? "\(d.slotCount) slots" : "no slots"
+    return "\(d.kind.rawValue.padded(11)) \(node.padded(18)) \(d.name) — \(size), \(slots), \(proto), up to \(d.maximumFingerCount) fingers, id \(hex4(d.vendor)):\(hex4(d.product))"
+}
 
 func devicesMain(_ arguments: [String]) -> Int32 {
-    eprint("gestured devices: not implemented yet")
-    return 1
+    var json = false
+    for a in arguments {
+        switch a {
+        case "--help", "-h": print(devicesHelp); return 0
+        case "--json": json = true
+        default: eprint("gestured devices: unknown option '\(a)'\n\n" + devicesHelp); return 2
+        }
+    }
+    let monitor: DeviceMonitor
+    do { monitor = try DeviceMonitor() } catch {
+        if error.isDeviceGone {
+            eprint("gestured devices: no input devices on this machine (/dev/input does not exist)")
+        } else {
+            eprint("gestured devices: cannot list input devices: \(error)")
+        }
+        return 1
+    }
+    var found = 0
+    for change in monitor.enumerate() {
+        switch change {
+        case .added(let dev):
+            do {
+                let evdev = try EvdevDevice(path: dev.node)
+                let d = evdev.description
+                found += 1
+                if json {
+                    let (w, h) = d.size
+                    print("{\"node\":\(jsonString(dev.node)),\"name\":\(jsonString(d.name)),\"kind\":\"\(d.kind.rawValue)\",\"width_mm\":\(format1(w)),\"height_mm\":\(format1(h)),\"size_known\":\(d.sizeKnown),\"slots\":\(d.slotCount),\"protocol\":\"\(d.contactProtocol.rawValue)\",\"semi_mt\":\(d.isSemiMT),\"max_fingers\":\(d.maximumFingerCount),\"vendor\":\"\(hex4(d.vendor))\",\"product\":\"\(hex4(d.product))\"}")
+                } else {
+                    print(describeDevice(node: dev.node, d))
+                }
+            } catch {
+                eprint("gestured devices: \(dev.node) (\(dev.kind.rawValue)): \(error)")
+            }
+        case .unavailable(let node, let error):
+            eprint("gestured devices: \(node): \(error)")
+        case .ignored, .removed:
+            break
+        }
+    }
+    if found == 0 {
+        eprint("gestured devices: no touchscreen or touchpad found (\(monitor.mode.rawValue) mode)")
+        return 1
+    }
+    return 0
+}
+
+func format1(_ v: Double) -> String {
+    guard v.isFinite else { return "0" }
+    let tenths = Int((v * 10).rounded())
+    return "\(tenths / 10).\(abs(tenths % 10))"
+}
+
+func hex4(_ v: UInt16) -> String {
+    let s = String(v, radix: 16)
+    return String(repeating: "0", count: max(0, 4 - s.count)) + s
+}
+
+func jsonString(_ s: String) -> String {
+    var out = "\""
+    for u in s.unicodeScalars {
+        switch u {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default:
+            if u.value < 0x20 {
+                let h = String(u.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+            } else { out.unicodeScalars.append(u) }
+        }
+    }
+    return out + "\""
+}
+
+extension String {
+    func padded(_ n: Int) -> String { count >= n ? self : self + String(repeating: " ", count: n - count) }
 }

@@ -1,8 +1,139 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GestureCore
+import GestureRecording
+import LinuxInput
+
+private let recordHelp = """
+    usage: gestured record [DEVICE] [-o FILE] [--seconds N]
+
+    Records a touch device's events as an EVEMU 1.3 one-file recording (what `gestured replay`,
+    `gestured run --replay` and evemu-play read). DEVICE is a node (/dev/input/event5) or a
+    name; without it, the only touch device is used (several: they are listed, pick one).
+    Timestamps start at 0 with the first event. Every batch is written as it arrives, so
+    stopping with Ctrl-C loses nothing.
+
+      -o, --output FILE   write to FILE instead of standard output
+      --seconds N         stop after N seconds of recording (default: until interrupted)
+    Attach the file to a bug report: it holds the device description and what your fingers did.
+    """
 
 func recordMain(_ arguments: [String]) -> Int32 {
-    eprint("gestured record: not implemented yet")
-    return 1
+    var device: String?
+    var output: String?
+    var seconds: Double?
+    var i = 0
+    while i < arguments.count {
+        let a = arguments[i]
+        switch a {
+        case "--help", "-h": print(recordHelp); return 0
+        case "-o", "--output", "--seconds":
+            guard i + 1 < arguments.count else { eprint("gestured record: \(a) needs a value"); return 2 }
+            i += 1
+            if a == "--seconds" {
+                guard let s = Double(arguments[i]), s > 0 else {
+                    eprint("gestured record: --seconds expects a positive number, got '\(arguments[i])'"); return 2
+                }
+                seconds = s
+            } else { output = arguments[i] }
+        default:
+            if a.hasPrefix("-") || device != nil {
+                eprint("gestured record: unexpected argument '\(a)'\n\n" + recordHelp); return 2
+            }
+            device = a
+        }
+        i += 1
+    }
+
+    guard let node = chooseDevice(device) else { return 1 }
+    let evdev: EvdevDevice
+    do { evdev = try EvdevDevice(path: node) } catch {
+        eprint("gestured record: \(error)")
+        return 1
+    }
+    var fd: Int32 = 1
+    if let output {
+        fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { eprint("gestured record: cannot write \(output): \(String(cString: strerror(errno)))"); return 1 }
+    }
+    defer { if fd != 1 { close(fd) } }
+    guard writeAll(fd, EvemuWriter.header(evdev.description)) else { return 1 }
+    eprint("gestured record: recording \(evdev.description.name) (\(node)); Ctrl-C stops")
+
+    var origin: Instant?
+    var start = timespec(); clock_gettime(CLOCK_MONOTONIC, &start)
+    while true {
+        var timeoutMs: Int32 = -1
+        if let seconds {
+            var now = timespec(); clock_gettime(CLOCK_MONOTONIC, &now)
+            let elapsed = Double(now.tv_sec - start.tv_sec) + Double(now.tv_nsec - start.tv_nsec) / 1e9
+            if elapsed >= seconds { return 0 }
+            timeoutMs = Int32(max(1, (seconds - elapsed) * 1000))
+        }
+        var pfd = pollfd(fd: evdev.fd, events: Int16(POLLIN), revents: 0)
+        let n = poll(&pfd, 1, timeoutMs)
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { continue }
+        let result = evdev.readAvailable()
+        var text = ""
+        for var e in result.events {
+            if origin == nil { origin = e.time }
+            e.time = Instant(microseconds: e.time.microseconds - origin!.microseconds)
+            text += EvemuWriter.eventLine(e)
+        }
+        guard writeAll(fd, text) else { return 1 }
+        switch result.status {
+        case .drained, .more: continue
+        case .deviceGone:
+            eprint("gestured record: the device was unplugged; the recording is complete")
+            return 0
+        case .failed(let error):
+            eprint("gestured record: read failed: \(error)")
+            return 1
+        }
+    }
+}
+
+/// Resolves a DEVICE argument (node path or name) or picks the only touch device.
+private func chooseDevice(_ wanted: String?) -> String? {
+    if let wanted, wanted.hasPrefix("/") { return wanted }
+    let monitor: DeviceMonitor
+    do { monitor = try DeviceMonitor() } catch {
+        eprint("gestured record: cannot list input devices: \(error)")
+        return nil
+    }
+    var candidates: [(node: String, name: String)] = []
+    for case .added(let dev) in monitor.enumerate() {
+        let name = (try? EvdevDevice(path: dev.node))?.description.name ?? dev.name ?? "?"
+        candidates.append((dev.node, name))
+    }
+    if let wanted {
+        if let hit = candidates.first(where: { $0.name == wanted }) { return hit.node }
+        eprint("gestured record: no touch device named '\(wanted)'")
+    } else if candidates.count == 1 {
+        return candidates[0].node
+    } else if candidates.isEmpty {
+        eprint("gestured record: no touchscreen or touchpad found; name a node, e.g. gestured record /dev/input/event5")
+        return nil
+    } else {
+        eprint("gestured record: several touch devices; pick one:")
+    }
+    for c in candidates { eprint("  \(c.node)  \(c.name)") }
+    return nil
+}
+
+private func writeAll(_ fd: Int32, _ text: String) -> Bool {
+    var bytes = Array(text.utf8)
+    var off = 0
+    while off < bytes.count {
+        let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + off, $0.count - off) }
+        if n < 0 {
+            if errno == EINTR { continue }
+            eprint("gestured record: write failed: \(String(cString: strerror(errno)))")
+            return false
+        }
+        off += n
+    }
+    return true
 }

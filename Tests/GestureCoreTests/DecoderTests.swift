@@ -269,6 +269,41 @@ extension TouchFrame {
         #expect(f.syn().touches.filter { $0.phase == .began }.map(\.slot) == [1])
     }
 
+    @Test func stuckTouchWatchdog_endsTouchesLeftDownAfterBtnTouchReleased() {
+        var f = Feed(DecoderFixtures.screen)
+        f.key(KeyCode.btnTouch, true); f.id(1); f.pos(200, 100)
+        let a = f.syn()
+        // BTN_TOUCH goes up but the tracking id −1 was lost.
+        f.key(KeyCode.btnTouch, false)
+        f.syn()
+        let last = f.last.time
+        #expect(f.decoder.checkStuckTouches(at: last + .milliseconds(1999)) == nil)
+        let r = f.decoder.checkStuckTouches(at: last + .seconds(2))
+        #expect(r?.touches.map(\.phase) == [.ended] && r?.touches.first?.id == a.touches.first?.id)
+        #expect(r?.fingerCount == 0)
+        #expect(f.decoder.drainDiagnostics().first?.hasPrefix("kernel bug: test screen: 1 touch(es) still down") == true)
+        #expect(f.decoder.checkStuckTouches(at: last + .seconds(10)) == nil, "ended once")
+        f.id(-1)
+        #expect(f.syn().touches.isEmpty, "the late −1 ends nothing twice")
+    }
+
+    @Test func stuckTouchWatchdog_ignoresAFrameStillBeingAssembled() {
+        // A recording starts at a large timestamp; the watchdog is asked between its first events.
+        var d = SlotDecoder(device: DecoderFixtures.screen)
+        let t = Instant(microseconds: 1_330_000_000_000_000)
+        _ = d.decode(InputEvent(time: t, type: EventType.abs, code: AbsCode.mtTrackingId, value: 7))
+        #expect(d.checkStuckTouches(at: t) == nil)
+        _ = d.decode(InputEvent(time: t, type: EventType.abs, code: AbsCode.mtPositionX, value: 300))
+        let f = d.decode(InputEvent(time: t, type: EventType.syn, code: SynCode.report, value: 0))
+        #expect(f?.touches.map(\.phase) == [.began])
+    }
+
+    @Test func stuckTouchWatchdog_leavesHeldTouchesAlone() {
+        var f = Feed(DecoderFixtures.screen)
+        f.key(KeyCode.btnTouch, true); f.id(1); f.pos(200, 100); f.syn()
+        #expect(f.decoder.checkStuckTouches(at: .milliseconds(60_000)) == nil, "a finger resting still sends no frames")
+    }
+
     @Test func deviceRemoved_cancelsEveryActiveTouch() {
         var f = Feed(DecoderFixtures.screen)
         f.id(1); f.pos(200, 100); f.slot(1); f.id(2); f.pos(300, 100); f.syn()

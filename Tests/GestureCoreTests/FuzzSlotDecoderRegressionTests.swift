@@ -67,4 +67,50 @@ import GestureCore
         #expect(frames.contains { !$0.touches.isEmpty })
         Self.expectInsideSurface(frames, device)
     }
+
+    /// Tests/Fuzz/crashers/open/slotdecoder-outside-area-int32-full-range-axis: an axis spanning
+    /// Int32.min…Int32.max. `AbsInfo.range` (maximum &- minimum, then max(0, …)) wraps to −1 → 0, the
+    /// surface becomes 0 mm tall and the touch lands at y ≈ −2·10¹¹ mm. Reported (DeviceDescription
+    /// AbsInfo.range / unitsPerMillimeter, SlotDecoder mm conversion: compute in Int64 or Double).
+    @Test func test_slotDecoder_whenAxisSpansAllOfInt32_touchStaysInsideSurface() {
+        let device = DeviceDescription(
+            name: "full-range", properties: [InputProperty.direct], codes: [EventType.key: [KeyCode.btnTouch]],
+            absInfo: [AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 1),
+                      AbsCode.mtTrackingId: AbsInfo(minimum: 0, maximum: 65535),
+                      AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 4095),
+                      AbsCode.mtPositionY: AbsInfo(minimum: Int32.min, maximum: Int32.max)])
+        var decoder = SlotDecoder(device: device)
+        let frames = [
+            Self.event(1000, EventType.abs, AbsCode.mtTrackingId, 1),
+            Self.event(1001, EventType.abs, AbsCode.mtPositionX, 2000),
+            Self.event(1002, EventType.abs, AbsCode.mtPositionY, 12345),
+            Self.event(1003, EventType.syn, SynCode.report, 0),
+        ].compactMap { decoder.decode($0) }
+        #expect(frames.first?.touches.count == 1)
+        #expect(device.size.height > 0)
+        Self.expectInsideSurface(frames, device)
+    }
+
+    /// Tests/Fuzz/crashers/open/evemu-outside-area-inverted-absinfo.evemu: an ABS_MT_POSITION_X
+    /// whose minimum (1600) is above its maximum (0). The range becomes 0, the nominal scale 0.01
+    /// units/mm for both axes, and touches land at (−80 000, 40 000) mm. Reported: EvemuReader
+    /// should reject such an A: line with its line number; DeviceDescription/SlotDecoder should
+    /// not scale by an inverted axis (the kernel's uinput rejects min > max, drivers do not).
+    @Test func test_slotDecoder_whenAxisMinimumAboveMaximum_touchStaysInsideSurface() {
+        let device = DeviceDescription(
+            name: "inverted", properties: [InputProperty.direct], codes: [EventType.key: [KeyCode.btnTouch]],
+            absInfo: [AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 1),
+                      AbsCode.mtTrackingId: AbsInfo(minimum: 0, maximum: 65535),
+                      AbsCode.mtPositionX: AbsInfo(minimum: 1600, maximum: 0),
+                      AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 2000)])
+        var decoder = SlotDecoder(device: device)
+        let frames = [
+            Self.event(1000, EventType.abs, AbsCode.mtTrackingId, 1),
+            Self.event(1001, EventType.abs, AbsCode.mtPositionX, 800),
+            Self.event(1002, EventType.abs, AbsCode.mtPositionY, 400),
+            Self.event(1003, EventType.syn, SynCode.report, 0),
+        ].compactMap { decoder.decode($0) }
+        Self.expectInsideSurface(frames, device)
+        #expect(decoder.drainDiagnostics().first?.contains("ABS_MT_POSITION_X minimum 1600 above maximum 0") == true)
+    }
 }

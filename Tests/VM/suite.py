@@ -444,6 +444,64 @@ def pipeline_syn_dropped_cancels_and_recovers():
         dev.remove(); w.p.terminate(); w.stop()
 
 # ---------------------------------------------------------------------------------------------
+# `gestured devices` and `gestured record` on real nodes
+
+@test
+def cli_devices_lists_touch_devices_with_their_protocol():
+    """`gestured devices --json`: the four recorded devices with kind and protocol; no keyboard, no mouse."""
+    srcs = [(TOUCHSCREEN, "touchscreen", "B", False), (TOUCHPAD, "touchpad", None, False),
+            (PROTO_A, "touchscreen", "A", False), (SEMI_MT, "touchpad", "B", True)]
+    devs = [Device(src) for src, *_ in srcs] + [Device("keyboard"), Device("mouse")]
+    try:
+        settle()
+        r = subprocess.run([GESTURED, "devices", "--json"], capture_output=True, text=True, timeout=60)
+        check(r.returncode == 0, f"gestured devices: rc {r.returncode}: {r.stderr[-400:]}")
+        listed = {d["node"]: d for d in (json.loads(l) for l in r.stdout.splitlines() if l.startswith("{"))}
+        for dev, (src, kind, proto, semi) in zip(devs, srcs):
+            check(dev.node in listed, f"{os.path.basename(src)} ({dev.node}) not listed: {r.stdout}")
+            e = listed[dev.node]
+            check(e["kind"] == kind, f"{dev.node}: kind {e['kind']}, expected {kind}")
+            if proto: check(e["protocol"] == proto, f"{dev.node}: protocol {e['protocol']}, expected {proto}")
+            check(e["semi_mt"] == semi, f"{dev.node}: semi_mt {e['semi_mt']}")
+        for dev in devs[4:]:
+            check(dev.node not in listed, f"{dev.name} {dev.node} listed: {listed.get(dev.node)}")
+    finally:
+        for d in devs: d.remove()
+
+@test
+def cli_permission_denied_explains_the_input_group():
+    """An unprivileged user (not in `input`) is told why it cannot open a touch device, and how to fix it."""
+    dev = Device(TOUCHSCREEN)
+    try:
+        settle()
+        r = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", GESTURED, "devices"],
+                           capture_output=True, text=True, timeout=60)
+        check(r.returncode != 0 or dev.node not in r.stdout, f"nobody could open {dev.node}: {r.stdout}")
+        check(dev.node in r.stderr and "Permission denied" in r.stderr and "input` group" in r.stderr,
+              f"the error does not explain the input group: {r.stderr[-500:]}")
+    finally:
+        dev.remove()
+
+@test
+def cli_record_of_a_kernel_device_replays_to_the_same_gestures():
+    """`gestured record NODE` while a real recording is written to uinput: the new file replays like the original."""
+    rec = REPLAYS[0][0]
+    want = replay_expectation(rec, None)
+    dev = Device(rec)
+    out = f"{WORK}/recorded.evemu"
+    try:
+        settle()
+        r = Lines([GESTURED, "record", dev.node, "-o", out, "--seconds", "6"], stdin=subprocess.DEVNULL, name="record")
+        time.sleep(1.0)
+        dev.do(f"play {rec}", timeout=120)
+        rc = r.p.wait(timeout=30)
+        check(rc == 0, f"gestured record: rc {rc}: {r.stderr()[-400:]}")
+        got = replay_expectation(out, None)
+        check(got == want, f"re-recorded through the kernel {got}\n   original {want}")
+    finally:
+        dev.remove()
+
+# ---------------------------------------------------------------------------------------------
 # The daemon against real devices (skipped while `gestured run` is not implemented)
 
 TAP_HOLD = f"{FIX}/touchscreen-atmel-2finger-tap-hold__whot-evemu-devices.evemu"
@@ -575,6 +633,33 @@ def daemon_replay_into_the_kernel_matches_gestured_replay():
                 check(got, f"{name}: no gesture at all")
     finally:
         d.stop()
+
+@test
+def daemon_hook_runs_for_a_swipe_through_the_kernel():
+    """A binding's command runs, with the GESTURE_* environment, for a real 2-finger swipe up written to uinput."""
+    daemon_ready()
+    out = f"{WORK}/hook.out"
+    if os.path.exists(out): os.unlink(out)
+    rec = REPLAYS[0][0]
+    config = f"""bindings:
+  - gesture: swipe
+    fingers: 2
+    direction: up
+    command: 'printf "%s %s %s %s\\n" "$GESTURE_KIND" "$GESTURE_FINGERS" "$GESTURE_DIRECTION" "$GESTURE_DEVICE_NODE" >> {out}'
+"""
+    d = Daemon(config=config); c = d.client()
+    dev = Device(rec)
+    try:
+        c.wait(added(dev.node), 15, f"deviceAdded {dev.node}")
+        dev.do(f"play {rec}", timeout=120)
+        c.wait(gesture("swipe", "recognized"), 10, "the swipe on the socket")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not (os.path.exists(out) and open(out).read().strip()):
+            time.sleep(0.1)
+        text = open(out).read() if os.path.exists(out) else ""
+        check(text.strip() == f"swipe 2 up {dev.node}", f"hook output {text!r}, expected 'swipe 2 up {dev.node}'; log: {d.stderr()[-400:]}")
+    finally:
+        dev.remove(); d.stop()
 
 @test
 def daemon_syn_dropped_resyncs_cancels_and_keeps_working():
