@@ -49,6 +49,7 @@ public final class Daemon {
     private let timer = DeadlineTimer()
     private let notifier: SystemdNotifier
     private var server: SocketServer?
+    private var hooks: HookRunner?
     private var monitor: DeviceMonitor?
     private var sessions: [Int32: DeviceSession] = [:]
     private var nextDeviceId = 1
@@ -110,6 +111,15 @@ public final class Daemon {
         s.helloLine = { [unowned self] in WireEncoder.hello(daemonVersion: self.options.daemonVersion, devices: self.devices) }
         server = s
         bus.subscribe(s)
+
+        // Hooks: the config's bindings, run by HookRunner's own thread (never waited for here).
+        let logger = log
+        let runner = HookRunner(bindings: config.bindings, limits: config.hooks) { priority, message in
+            logger.log(Logger.Level(rawValue: priority) ?? .info, message)
+        }
+        hooks = runner
+        bus.subscribe(HookSubscriber(runner))
+        if !config.bindings.isEmpty { log.info("hooks: \(config.bindings.count) binding(s)") }
 
         // Devices.
         if options.discoverDevices { startMonitor() }
@@ -332,6 +342,7 @@ public final class Daemon {
         }
         config = new
         log.level = Logger.Level(rawValue: new.log.level.rawValue) ?? .info
+        hooks?.update(bindings: new.bindings, limits: new.hooks)
         server?.policy = SocketPolicy(allowedUIDs: new.socket.allowedUIDs, allowedGIDs: new.socket.allowedGIDs,
                                       queueLimit: new.socket.queueLimit, rawFrames: new.socket.rawFrames)
         log.info("reload: config \(new.file) in force (thresholds apply to devices opened from now on)")
@@ -344,10 +355,22 @@ public final class Daemon {
     private func shutdown() {
         for s in sessions.values.sorted(by: { $0.id > $1.id }) { end(s, reason: "closed (daemon stopping)") }
         if let m = monitor { loop.remove(m.fd); monitor = nil }
+        hooks?.shutdown()
+        hooks = nil
         server?.shutdown()
         server = nil
         loop.remove(timer.fd)
         if signalFD >= 0 { loop.remove(signalFD); close(signalFD); signalFD = -1 }
         log.info("stopped")
+    }
+}
+
+/// Hands gestures to the HookRunner (which matches bindings and runs them on its own thread).
+final class HookSubscriber: GestureSubscriber {
+    let runner: HookRunner
+    init(_ runner: HookRunner) { self.runner = runner }
+    func receive(_ m: BusMessage) {
+        guard case .gesture(let g, let d) = m else { return }
+        runner.handle(g, device: HookDevice(name: d.name, kind: d.kind, node: d.node))
     }
 }

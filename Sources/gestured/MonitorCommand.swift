@@ -121,7 +121,6 @@ extension String {
         GestureJSON.appendFixed(t, decimals: 3, to: &s)
         self = s.padded(9)
     }
-    func padded(_ n: Int) -> String { count >= n ? self : self + String(repeating: " ", count: n - count) }
 }
 
 func monitorMain(_ arguments: [String]) -> Int32 {

@@ -36,6 +36,33 @@ import GestureWire
         #expect(now.isEmpty)
     }
 
+    /// The whole pipeline to a hook: the 4-finger swipe up of the recording runs the bound
+    /// command, with the gesture in its environment, and reaches the socket client too.
+    @Test func replayRunsABoundHook() throws {
+        let dir = TestPaths.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let out = dir + "/hook.out"
+        let config = """
+            bindings:
+              - gesture: swipe
+                fingers: 4
+                direction: up
+                command: 'echo "$GESTURE_KIND $GESTURE_FINGERS $GESTURE_DIRECTION $GESTURE_DEVICE_KIND $GESTURE_DEVICE_NODE" >> \(out)'
+            """
+        let d = try DaemonProcess(["--replay", Self.swipe4, "--replay-wait-for-clients", "1"], config: config)
+        defer { _ = d.stop() }
+        let c = try TestClient(d.socket)
+        let got = try c.read(until: { m, _ in m.isDeviceRemoved })
+        #expect(got.compactMap { $0.0.gesture }.contains { $0.kind == "swipe" && $0.fingers == 4 })
+        var text = ""
+        for _ in 0..<200 {
+            text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+            if !text.isEmpty { break }
+            usleep(25_000)
+        }
+        #expect(text == "swipe 4 up touchscreen replay:\(Self.swipe4)\n", "hook output: '\(text)'; log: \(d.log)")
+    }
+
     /// Three clients; one never reads. The other two get every gesture of four replays; the
     /// stalled one, once it reads, learns how much it missed through `dropped`.
     @Test func stalledClientNeverBlocksTheOthers() throws {
