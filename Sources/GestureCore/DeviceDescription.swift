@@ -14,8 +14,11 @@ public struct AbsInfo: Hashable, Sendable {
         self.fuzz = fuzz; self.flat = flat; self.resolution = resolution
     }
 
-    /// maximum − minimum, never negative.
-    public var range: Int32 { Swift.max(0, maximum &- minimum) }
+    /// The axis span |maximum − minimum| (an inverted axis, minimum above maximum, spans the same
+    /// distance), saturating at Int32.max for an Int32.min…Int32.max axis.
+    public var range: Int32 { Int32(clamping: (Int64(maximum) - Int64(minimum)).magnitude) }
+    /// The exact span |maximum − minimum| in device units, as a Double (never wraps).
+    public var span: Double { (Double(maximum) - Double(minimum)).magnitude }
     public func clamp(_ v: Int32) -> Int32 { Swift.min(Swift.max(v, minimum), maximum) }
     public func contains(_ v: Int32) -> Bool { v >= minimum && v <= maximum }
 }
@@ -133,7 +136,7 @@ public struct DeviceDescription: Hashable, Sendable {
     public var unitsPerMillimeter: (x: Double, y: Double) {
         guard let (x, y) = positionAxes else { return (1, 1) }
         if x.resolution > 0 && y.resolution > 0 { return (Double(x.resolution), Double(y.resolution)) }
-        let rx = Double(Swift.max(1, x.range)), ry = Double(Swift.max(1, y.range))
+        let rx = Swift.max(1, x.span), ry = Swift.max(1, y.span)
         if kind == .touchpad { return (rx / 69, ry / 50) }
         let scale = Swift.min(rx, ry) / 100
         return (scale, scale)
@@ -143,6 +146,6 @@ public struct DeviceDescription: Hashable, Sendable {
     public var size: (width: Millimeters, height: Millimeters) {
         guard let (x, y) = positionAxes else { return (0, 0) }
         let upm = unitsPerMillimeter
-        return (Double(x.range) / upm.x, Double(y.range) / upm.y)
+        return (x.span / upm.x, y.span / upm.y)
     }
 }

@@ -158,7 +158,9 @@ public struct SlotDecoder: Sendable {
         contactProtocol = device.contactProtocol
         isSemiMT = device.isSemiMT
         let axes = device.positionAxes ?? (AbsInfo(minimum: 0, maximum: 0), AbsInfo(minimum: 0, maximum: 0))
-        xMin = axes.x.minimum; yMin = axes.y.minimum
+        // An inverted axis (minimum above maximum: a kernel bug) is measured from its lower end.
+        xMin = Swift.min(axes.x.minimum, axes.x.maximum); yMin = Swift.min(axes.y.minimum, axes.y.maximum)
+        let xMax = Swift.max(axes.x.minimum, axes.x.maximum), yMax = Swift.max(axes.y.minimum, axes.y.maximum)
         let upm = device.unitsPerMillimeter
         xScale = 1 / upm.x; yScale = 1 / upm.y
         let mt = contactProtocol == .slots || contactProtocol == .anonymous
@@ -166,8 +168,13 @@ public struct SlotDecoder: Sendable {
         hasMajor = mt && device.hasAxis(AbsCode.mtTouchMajor)
         absMin = Array(repeating: 1, count: 64)
         absMax = Array(repeating: 0, count: 64)
+        var inverted: [String] = []
         for (code, info) in device.absInfo where code < 64 && code != AbsCode.mtSlot && code != AbsCode.mtTrackingId {
-            absMin[Int(code)] = info.minimum; absMax[Int(code)] = info.maximum
+            absMin[Int(code)] = Swift.min(info.minimum, info.maximum)
+            absMax[Int(code)] = Swift.max(info.minimum, info.maximum)
+            if info.minimum > info.maximum {
+                inverted.append("kernel bug: \(device.name): \(EventCodes.name(type: EventType.abs, code: code)) minimum \(info.minimum) above maximum \(info.maximum), treated as \(info.maximum)…\(info.minimum)")
+            }
         }
         lastReportMicroseconds = Array(repeating: Int64.min, count: 64)
         suppressedReports = Array(repeating: 0, count: 64)
@@ -179,11 +186,13 @@ public struct SlotDecoder: Sendable {
         var fresh = Slot()
         fresh.x = xMin; fresh.y = yMin
         slots = Array(repeating: fresh, count: contactProtocol == .slots ? Swift.max(1, device.slotCount) : 0)
+        func clampX(_ v: Int32) -> Int32 { Swift.min(Swift.max(v, xMin), xMax) }
+        func clampY(_ v: Int32) -> Int32 { Swift.min(Swift.max(v, yMin), yMax) }
         currentSlot = initialState.currentSlot
         currentSlotValid = currentSlot >= 0 && currentSlot < slots.count
         for (i, v) in initialState.slots.enumerated() where i < slots.count {
             slots[i].trackingId = v.trackingId
-            slots[i].x = axes.x.clamp(v.x); slots[i].y = axes.y.clamp(v.y); slots[i].pressure = v.pressure
+            slots[i].x = clampX(v.x); slots[i].y = clampY(v.y); slots[i].pressure = v.pressure
             slots[i].major = v.touchMajor; slots[i].tool = v.toolType
             slots[i].suppressed = v.trackingId >= 0
         }
@@ -191,8 +200,8 @@ public struct SlotDecoder: Sendable {
             toolMask |= 1 << UInt8(fingers - 1)
         }
         touchKey = initialState.keysDown.contains(KeyCode.btnTouch)
-        stX = axes.x.clamp(initialState.absValues[AbsCode.x] ?? axes.x.minimum)
-        stY = axes.y.clamp(initialState.absValues[AbsCode.y] ?? axes.y.minimum)
+        stX = clampX(initialState.absValues[AbsCode.x] ?? xMin)
+        stY = clampY(initialState.absValues[AbsCode.y] ?? yMin)
         stPressure = initialState.absValues[AbsCode.pressure] ?? 0
         if contactProtocol == .singleTouch {
             stSuppressed = stUsesToolFinger ? initialState.keysDown.contains(KeyCode.btnToolFinger) : touchKey
@@ -201,6 +210,7 @@ public struct SlotDecoder: Sendable {
             ignoreAnonymousUntilLift = touchKey || toolMask != 0
         }
         packet.x = xMin; packet.y = yMin
+        diagnostics = inverted
         leaving.reserveCapacity(8)
         packetContacts.reserveCapacity(Self.maxAnonymousContacts)
         tracks.reserveCapacity(Self.maxAnonymousContacts)
@@ -434,7 +444,7 @@ public struct SlotDecoder: Sendable {
     private func touch(slot s: Int, phase: TouchPhase) -> Touch {
         let sl = slots[s]
         return Touch(id: sl.touchId, slot: s, phase: phase,
-                     x: Double(sl.x &- xMin) * xScale, y: Double(sl.y &- yMin) * yScale,
+                     x: (Double(sl.x) - Double(xMin)) * xScale, y: (Double(sl.y) - Double(yMin)) * yScale,
                      pressure: hasPressure ? sl.pressure : nil,
                      majorAxis: hasMajor ? Double(sl.major) * xScale : nil,
                      tool: Self.tool(sl.tool))
@@ -501,7 +511,7 @@ public struct SlotDecoder: Sendable {
 
     private func anonymousTouch(_ t: Track, phase: TouchPhase) -> Touch {
         Touch(id: t.touchId, slot: t.slot, phase: phase,
-              x: Double(t.contact.x &- xMin) * xScale, y: Double(t.contact.y &- yMin) * yScale,
+              x: (Double(t.contact.x) - Double(xMin)) * xScale, y: (Double(t.contact.y) - Double(yMin)) * yScale,
               pressure: hasPressure ? t.contact.pressure : nil,
               majorAxis: hasMajor ? Double(t.contact.major) * xScale : nil,
               tool: Self.tool(t.contact.tool))
@@ -598,7 +608,7 @@ public struct SlotDecoder: Sendable {
 
     private func singleTouch(phase: TouchPhase) -> Touch {
         Touch(id: stTouchId, slot: 0, phase: phase,
-              x: Double(stX &- xMin) * xScale, y: Double(stY &- yMin) * yScale,
+              x: (Double(stX) - Double(xMin)) * xScale, y: (Double(stY) - Double(yMin)) * yScale,
               pressure: hasPressure ? stPressure : nil)
     }
 

@@ -19,7 +19,7 @@ public enum EvemuWriter {
         out += "P:" + bitmask(d.properties, bytes: 8) + "\n"
         var types = Set(d.codes.keys)
         types.insert(EventType.syn)
-        out += "B: 00" + bitmask(types, bytes: 4) + "\n"
+        out += "B: 00" + bitmask(types, bytes: 8) + "\n"
         for type in d.codes.keys.sorted() where type != EventType.syn {
             let bytes = (Int(EventType.maxCode(type)) + 8) / 8
             let mask = bitmask(d.codes[type] ?? [], bytes: Swift.max(1, bytes))

@@ -1,0 +1,97 @@
+import GestureConfig
+import GestureCore
+
+/// The device a gesture came from, as hooks see it.
+public struct HookDevice: Hashable, Sendable {
+    public var name: String
+    public var kind: DeviceKind
+    /// The device node (`/dev/input/event5`), or the recording's path for a replay.
+    public var node: String
+    public init(name: String, kind: DeviceKind, node: String) {
+        self.name = name; self.kind = kind; self.node = node
+    }
+}
+
+/// Decides which bindings a gesture event fires: kind, phase, fingers, direction (a swipe's or
+/// pan's total motion re-quantized to the binding's 4 or 8 directions), edge, device, and for
+/// `phase: changed` bindings with `every:`, the amount accumulated since the binding last fired
+/// within that gesture (millimetres travelled, degrees turned, scale change).
+/// A value owned by one thread (HookRunner keeps it under its lock).
+public struct BindingMatcher: Sendable {
+    public private(set) var bindings: [Binding]
+
+    private struct Progress: Sendable {
+        var dx: Double = 0, dy: Double = 0, distance: Double = 0, rotation: Double = 0, scale: Double = 1
+        var accumulated: Double = 0
+    }
+    private struct Key: Hashable, Sendable { var binding: Int; var gesture: UInt64 }
+    private var progress: [Key: Progress] = [:]
+
+    public init(bindings: [Binding]) { self.bindings = bindings }
+
+    /// Indices into `bindings` of the bindings `event` fires, in file order.
+    public mutating func match(_ event: GestureEvent, device: HookDevice) -> [Int] {
+        var out: [Int] = []
+        for (i, b) in bindings.enumerated() where b.gesture == event.kind {
+            if b.every != nil && (event.phase == .ended || event.phase == .cancelled) {
+                progress[Key(binding: i, gesture: event.id)] = nil
+            }
+            guard b.phase == event.phase, b.fingers.matches(event.fingers) else { continue }
+            if let want = b.directions {
+                guard let d = direction(of: event, for: b), want.contains(d) else { continue }
+            }
+            if let edges = b.edges {
+                guard let e = event.edge, edges.contains(e) else { continue }
+            }
+            if let m = b.device, !m.matches(kind: device.kind, name: device.name) { continue }
+            if let every = b.every, !accumulate(every, event, key: Key(binding: i, gesture: event.id)) { continue }
+            out.append(i)
+        }
+        return out
+    }
+
+    /// The direction compared against a binding: swipes and pans are re-quantized from their total
+    /// motion when it is known, so `direction: up` with 4 directions also takes a slightly
+    /// diagonal upward swipe that an 8-direction recognizer called `upRight`.
+    func direction(of event: GestureEvent, for b: Binding) -> GestureDirection? {
+        if event.kind == .swipe || event.kind == .pan, let dx = event.dxMillimeters, let dy = event.dyMillimeters,
+           let d = GestureDirection.quantize(dx: dx, dy: dy, directions: b.effectiveDirectionCount) {
+            return d
+        }
+        return event.direction
+    }
+
+    /// Adds this event's progress; true (and the remainder kept) when a whole step has built up.
+    private mutating func accumulate(_ every: Every, _ e: GestureEvent, key: Key) -> Bool {
+        if progress.count > 4096 { progress.removeAll() } // lost ended events must not grow this forever
+        var p = progress[key] ?? Progress()
+        let step: Double
+        switch every {
+        case .millimeters(let n):
+            if let dist = e.distanceMillimeters, e.kind == .edgeSwipe {
+                step = abs(dist - p.distance); p.distance = dist
+            } else if let dx = e.dxMillimeters, let dy = e.dyMillimeters {
+                step = ((dx - p.dx) * (dx - p.dx) + (dy - p.dy) * (dy - p.dy)).squareRoot(); p.dx = dx; p.dy = dy
+            } else if let sx = e.stepDxMillimeters, let sy = e.stepDyMillimeters {
+                step = (sx * sx + sy * sy).squareRoot()
+            } else { step = 0 }
+            p.accumulated += step
+            return fire(&p, n, key)
+        case .degrees(let n):
+            let r = e.rotationDegrees ?? p.rotation
+            p.accumulated += abs(r - p.rotation); p.rotation = r
+            return fire(&p, n, key)
+        case .scale(let n):
+            let s = e.scale ?? p.scale
+            p.accumulated += abs(s - p.scale); p.scale = s
+            return fire(&p, n, key)
+        }
+    }
+
+    private mutating func fire(_ p: inout Progress, _ n: Double, _ key: Key) -> Bool {
+        let hit = p.accumulated + 1e-9 >= n
+        if hit { p.accumulated = (p.accumulated - n).truncatingRemainder(dividingBy: n) }
+        progress[key] = p
+        return hit
+    }
+}

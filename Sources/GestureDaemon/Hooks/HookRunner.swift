@@ -1,0 +1,483 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GestureConfig
+import GestureCore
+import Synchronization
+
+/// Where hook messages go: a syslog priority (3 err, 4 warning, 6 info, 7 debug) and a line.
+public typealias HookLog = @Sendable (_ priority: Int, _ message: String) -> Void
+
+/// Counters of what the hook runner did, for logs and tests.
+public struct HookStatistics: Hashable, Sendable {
+    public var started = 0
+    public var exited = 0
+    /// Dropped because `hooks.max_concurrent` children were already running.
+    public var droppedAtCap = 0
+    public var skippedInCooldown = 0
+    public var failedToStart = 0
+    public var terminated = 0
+    public var killed = 0
+    public var outputLinesSuppressed = 0
+    public var running = 0
+}
+
+/// Runs the commands of matching bindings as `/bin/sh -c COMMAND`, with the gesture in GESTURE_*
+/// environment variables (never in the command text). The caller never waits: `handle` only
+/// matches, checks cooldown and the concurrency cap, and queues; one thread of the runner spawns
+/// children with posix_spawn and poll()s over their pidfds and output pipes, sleeping without a
+/// timeout when nothing runs. It enforces the timeout (SIGTERM to the child's process group, then
+/// SIGKILL after `killAfter`), reaps every child, and logs output line by line, rate-limited.
+/// Call `shutdown()` before dropping it.
+public final class HookRunner: Sendable {
+    private struct Request: Sendable {
+        var binding: Binding
+        var event: GestureEvent
+        var device: HookDevice
+    }
+    private struct Shared: Sendable {
+        var matcher: BindingMatcher
+        var limits: HookLimits
+        var generation = 0
+        var lastStart: [Binding: Int64] = [:]    // monotonic ns of each binding's last start
+        var pending: [Request] = []
+        var stats = HookStatistics()
+        var stopping = false
+        var lastDropLog: Int64? = nil
+        var dropsSinceLog = 0
+    }
+
+    private let shared: Mutex<Shared>
+    private let log: HookLog
+    /// Write end wakes the worker; read end is polled by it.
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let thread: Mutex<pthread_t?>
+
+    public init(bindings: [Binding] = [], limits: HookLimits = HookLimits(), log: @escaping HookLog) {
+        shared = Mutex(Shared(matcher: BindingMatcher(bindings: bindings), limits: limits))
+        self.log = log
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) != 0 { log(3, "gestured bug: cannot create the hook runner's wake pipe: \(HookSys.error(errno))") }
+        for fd in fds where fd >= 0 { HookSys.setFlags(fd) }
+        wakeRead = fds[0]; wakeWrite = fds[1]
+        thread = Mutex(nil)
+        let box = Unmanaged.passRetained(self).toOpaque()
+        var tid = pthread_t()
+        let rc = pthread_create(&tid, nil, { arg in
+            let runner = Unmanaged<HookRunner>.fromOpaque(arg!).takeRetainedValue()
+            runner.workerLoop()
+            return nil
+        }, box)
+        if rc == 0 {
+            thread.withLock { $0 = tid }
+        } else {
+            Unmanaged<HookRunner>.fromOpaque(box).release()
+            log(3, "gestured bug: cannot start the hook thread: \(HookSys.error(rc)); hooks will not run")
+        }
+    }
+
+    /// Replaces the bindings and limits (config reload). Cooldowns restart; running children
+    /// keep their old timeouts.
+    public func update(bindings: [Binding], limits: HookLimits) {
+        shared.withLock {
+            $0.matcher = BindingMatcher(bindings: bindings)
+            $0.limits = limits
+            $0.lastStart = [:]
+            $0.generation += 1
+        }
+    }
+
+    public var statistics: HookStatistics { shared.withLock { $0.stats } }
+
+    /// Runs every binding `event` matches. Never blocks on a child.
+    public func handle(_ event: GestureEvent, device: HookDevice) {
+        let queued = shared.withLock { s -> Bool in
+            guard !s.stopping else { return false }
+            let hits = s.matcher.match(event, device: device)
+            var any = false
+            for i in hits { if enqueue(&s, binding: s.matcher.bindings[i], event: event, device: device) { any = true } }
+            return any
+        }
+        if queued { wake() }
+    }
+
+    /// Runs one binding for `event` without matching (cooldown and the cap still apply).
+    /// `gestured listen` and tests use it. Returns false when it was skipped or dropped.
+    @discardableResult
+    public func run(_ binding: Binding, event: GestureEvent, device: HookDevice) -> Bool {
+        let queued = shared.withLock { s -> Bool in
+            guard !s.stopping else { return false }
+            return enqueue(&s, binding: binding,
+                           event: event, device: device)
+        }
+        if queued { wake() }
+        return queued
+    }
+
+    private func enqueue(_ s: inout Shared, binding: Binding, event: GestureEvent, device: HookDevice) -> Bool {
+        let now = HookSys.nowNanoseconds()
+        if binding.cooldown > .zero, let last = s.lastStart[binding],
+           now - last < binding.cooldown.nanoseconds {
+            s.stats.skippedInCooldown += 1
+            log(7, "hook \(binding.location): in cooldown, skipped \(event.kind) \(event.phase)")
+            return false
+        }
+        if s.stats.running + s.pending.count >= s.limits.maxConcurrent {
+            s.stats.droppedAtCap += 1
+            s.dropsSinceLog += 1
+            if s.lastDropLog.map({ now - $0 >= 10_000_000_000 }) ?? true {
+                log(4, "hook \(binding.location): \(s.dropsSinceLog) gesture(s) dropped: \(s.limits.maxConcurrent) hooks already running (hooks.max_concurrent)")
+                s.lastDropLog = now; s.dropsSinceLog = 0
+            }
+            return false
+        }
+        s.lastStart[binding] = now
+        s.pending.append(Request(binding: binding, event: event, device: device))
+        return true
+    }
+
+    private func wake() {
+        var one: UInt8 = 1
+        _ = write(wakeWrite, &one, 1)  // a full pipe already means "wake up"
+    }
+
+    /// Stops accepting gestures, sends SIGTERM to running children, SIGKILL to those still there
+    /// after `killAfter`, reaps them and ends the thread. Blocks for at most about `killAfter`.
+    public func shutdown() {
+        let already = shared.withLock { s -> Bool in defer { s.stopping = true }; return s.stopping }
+        wake()
+        guard !already, let tid = thread.withLock({ t -> pthread_t? in defer { t = nil }; return t }) else { return }
+        pthread_join(tid, nil)
+        close(wakeRead); close(wakeWrite)
+    }
+
+    // MARK: the worker thread
+
+    private final class Child {
+        let pid: pid_t
+        let pidfd: Int32
+        var out: Int32
+        var err: Int32
+        var outBuffer: [UInt8] = []
+        var errBuffer: [UInt8] = []
+        let label: String
+        var deadline: Int64
+        var termSent = false
+        var killSent = false
+        let killAfter: Int64
+        init(pid: pid_t, pidfd: Int32, out: Int32, err: Int32, label: String, deadline: Int64, killAfter: Int64) {
+            self.pid = pid; self.pidfd = pidfd; self.out = out; self.err = err; self.label = label
+            self.deadline = deadline; self.killAfter = killAfter
+        }
+    }
+
+    private struct OutputLimiter {
+        var windowStart: Int64 = 0
+        var logged = 0
+        var suppressed = 0
+    }
+
+    private func workerLoop() {
+        if !HookSys.hasPidfd {
+            log(4, "hooks: pidfd_open is not available (Linux < 5.3 or glibc < 2.36): checking running hooks every 50 ms")
+        }
+        var children: [Child] = []
+        var limiter = OutputLimiter()
+        var stopSent = false
+        while true {
+            let (requests, stopping, limits) = shared.withLock { s -> ([Request], Bool, HookLimits) in
+                defer { s.pending.removeAll() }
+                return (s.pending, s.stopping, s.limits)
+            }
+            for r in requests {
+                if stopping { continue }
+                if let c = spawn(r, limits: limits) {
+                    children.append(c)
+                    shared.withLock { $0.stats.started += 1; $0.stats.running += 1 }
+                } else {
+                    shared.withLock { $0.stats.failedToStart += 1 }
+                }
+            }
+            let now = HookSys.nowNanoseconds()
+            if stopping && !stopSent {
+                stopSent = true
+                for c in children where !c.termSent {
+                    c.termSent = true; kill(-c.pid, SIGTERM); c.deadline = now + c.killAfter
+                }
+            }
+            if stopping && children.isEmpty { break }
+
+            // Timeouts.
+            for c in children where c.deadline <= now && !c.killSent {
+                if !c.termSent {
+                    c.termSent = true
+                    kill(-c.pid, SIGTERM)
+                    c.deadline = now + c.killAfter
+                    shared.withLock { $0.stats.terminated += 1 }
+                    log(4, "hook \(c.label): timed out, sent SIGTERM")
+                } else {
+                    c.killSent = true
+                    kill(-c.pid, SIGKILL)
+                    shared.withLock { $0.stats.killed += 1 }
+                    log(4, "hook \(c.label): still running \(c.killAfter / 1_000_000) ms after SIGTERM, sent SIGKILL")
+                }
+            }
+
+            // Poll: the wake pipe, each child's pidfd and open output pipes.
+            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            for c in children {
+                fds.append(pollfd(fd: c.pidfd, events: Int16(POLLIN), revents: 0))
+                fds.append(pollfd(fd: c.out, events: Int16(POLLIN), revents: 0))
+                fds.append(pollfd(fd: c.err, events: Int16(POLLIN), revents: 0))
+            }
+            var timeout: Int32 = -1
+            if let next = children.filter({ !$0.killSent }).map(\.deadline).min() {
+                timeout = Int32(clamping: Swift.max(0, (next - HookSys.nowNanoseconds() + 999_999) / 1_000_000))
+            }
+            if children.contains(where: { $0.pidfd < 0 }) { timeout = timeout < 0 ? 50 : Swift.min(timeout, 50) }
+            let n = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeout) }
+            if n < 0 && errno != EINTR {
+                log(3, "gestured bug: hook poll failed: \(HookSys.error(errno))")
+                usleep(10_000)
+            }
+            if fds[0].revents != 0 {
+                var buf = [UInt8](repeating: 0, count: 64)
+                while read(wakeRead, &buf, buf.count) > 0 {}
+            }
+            var finished: [Int] = []
+            for (i, c) in children.enumerated() {
+                let base = 1 + 3 * i
+                if c.out >= 0 && fds[base + 1].revents != 0 { drain(c, stdout: true, limiter: &limiter, limits: limits) }
+                if c.err >= 0 && fds[base + 2].revents != 0 { drain(c, stdout: false, limiter: &limiter, limits: limits) }
+                if c.pidfd < 0 || fds[base].revents != 0 {
+                    if reap(c) { finished.append(i) }
+                }
+            }
+            for i in finished.reversed() {
+                let c = children.remove(at: i)
+                drain(c, stdout: true, limiter: &limiter, limits: limits, final: true)
+                drain(c, stdout: false, limiter: &limiter, limits: limits, final: true)
+                if c.pidfd >= 0 { close(c.pidfd) }
+                shared.withLock { $0.stats.exited += 1; $0.stats.running -= 1 }
+            }
+        }
+        if limiter.suppressed > 0 { log(6, "hooks: \(limiter.suppressed) output line(s) suppressed (hooks.output_lines_per_minute)") }
+    }
+
+    /// Collects the exit status if the child has exited; true when it is gone.
+    private func reap(_ c: Child) -> Bool {
+        var status: Int32 = 0
+        let r = waitpid(c.pid, &status, WNOHANG)
+        if r == 0 { return false }
+        if r < 0 {
+            if errno == EINTR { return false }
+            // ECHILD: someone else reaped it (SIGCHLD ignored); it is gone either way.
+            log(7, "hook \(c.label): exited (status not available: \(HookSys.error(errno)))")
+            return true
+        }
+        let sig = status & 0x7f
+        if sig == 0 {
+            let code = (status >> 8) & 0xff
+            log(code == 0 ? 7 : 4, "hook \(c.label): exited with status \(code)")
+        } else {
+            log(c.termSent ? 6 : 4, "hook \(c.label): killed by signal \(sig)")
+        }
+        return true
+    }
+
+    /// Reads what a pipe holds and logs complete lines (and, at the end, the last partial line).
+    private func drain(_ c: Child, stdout: Bool, limiter: inout OutputLimiter, limits: HookLimits, final: Bool = false) {
+        let fd = stdout ? c.out : c.err
+        guard fd >= 0 else { return }
+        var buffer = stdout ? c.outBuffer : c.errBuffer
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        var eof = false
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 { buffer.append(contentsOf: chunk[0..<n]); if buffer.count > 1 << 20 { break }; continue }
+            if n == 0 { eof = true }
+            else if errno == EINTR { continue }
+            break
+        }
+        while let nl = buffer.firstIndex(of: 10) {
+            emit(c, Array(buffer[..<nl]), stdout: stdout, limiter: &limiter, limits: limits)
+            buffer.removeSubrange(...nl)
+        }
+        if buffer.count > 4096 {  // an endless line: log it in pieces
+            emit(c, Array(buffer), stdout: stdout, limiter: &limiter, limits: limits); buffer.removeAll()
+        }
+        if eof || final {
+            if !buffer.isEmpty { emit(c, buffer, stdout: stdout, limiter: &limiter, limits: limits); buffer.removeAll() }
+            close(fd)
+            if stdout { c.out = -1 } else { c.err = -1 }
+        }
+        if stdout { c.outBuffer = buffer } else { c.errBuffer = buffer }
+    }
+
+    private func emit(_ c: Child, _ bytes: [UInt8], stdout: Bool, limiter: inout OutputLimiter, limits: HookLimits) {
+        let now = HookSys.nowNanoseconds()
+        if now - limiter.windowStart >= 60_000_000_000 {
+            if limiter.suppressed > 0 {
+                log(6, "hooks: \(limiter.suppressed) output line(s) suppressed in the last minute (hooks.output_lines_per_minute)")
+            }
+            limiter = OutputLimiter(windowStart: now)
+        }
+        guard limiter.logged < limits.outputLinesPerMinute else {
+            limiter.suppressed += 1
+            shared.withLock { $0.stats.outputLinesSuppressed += 1 }
+            return
+        }
+        limiter.logged += 1
+        var line = String(decoding: bytes.prefix(4096), as: UTF8.self)
+        if line.last == "\r" { line.removeLast() }
+        log(6, "hook \(c.label) \(stdout ? "stdout" : "stderr"): \(line)")
+    }
+
+    private func spawn(_ r: Request, limits: HookLimits) -> Child? {
+        let label = "\(r.binding.location) [\(r.binding.gesture)]"
+        var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
+        guard pipe(&outPipe) == 0 else { log(3, "hook \(label): cannot create a pipe: \(HookSys.error(errno))"); return nil }
+        guard pipe(&errPipe) == 0 else {
+            log(3, "hook \(label): cannot create a pipe: \(HookSys.error(errno))"); close(outPipe[0]); close(outPipe[1]); return nil
+        }
+        for fd in outPipe + errPipe { HookSys.setFlags(fd, nonBlocking: fd == outPipe[0] || fd == errPipe[0]) }
+        defer { close(outPipe[1]); close(errPipe[1]) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        var empty = sigset_t(), defaults = sigset_t()
+        sigemptyset(&empty)
+        sigemptyset(&defaults)
+        for s in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD, SIGQUIT, SIGUSR1, SIGUSR2] { sigaddset(&defaults, s) }
+        posix_spawnattr_setsigmask(&attr, &empty)
+        posix_spawnattr_setsigdefault(&attr, &defaults)
+        posix_spawnattr_setpgroup(&attr, 0)  // its own process group: a timeout kills what it started too
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(r.binding.command), nil]
+        let env = HookEnvironment.make(event: r.event, device: r.device, inherited: HookSys.environment())
+        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) }; for p in envp { free(p) } }
+
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, envp)
+        guard rc == 0 else {
+            log(3, "hook \(label): cannot run /bin/sh: \(HookSys.error(rc))")
+            close(outPipe[0]); close(errPipe[0])
+            return nil
+        }
+        let pidfd = HookSys.pidfdOpen(pid)
+        let timeout = (r.binding.timeout ?? limits.timeout).nanoseconds
+        log(7, "hook \(label): started pid \(pid) for \(r.event.kind) \(r.event.phase)")
+        return Child(pid: pid, pidfd: pidfd, out: outPipe[0], err: errPipe[0], label: "\(label) pid \(pid)",
+                     deadline: HookSys.nowNanoseconds() + timeout, killAfter: limits.killAfter.nanoseconds)
+    }
+}
+
+/// The environment a hook runs with: the daemon's own (PATH, HOME…) without any GESTURE_*
+/// variables it inherited, plus the gesture's. Values that do not apply are empty.
+public enum HookEnvironment {
+    public static func variables(event e: GestureEvent, device: HookDevice) -> [(String, String)] {
+        [
+            ("GESTURE_KIND", e.kind.rawValue),
+            ("GESTURE_PHASE", e.phase.rawValue),
+            ("GESTURE_FINGERS", String(e.fingers)),
+            ("GESTURE_DIRECTION", e.direction?.rawValue ?? ""),
+            ("GESTURE_EDGE", e.edge?.rawValue ?? ""),
+            ("GESTURE_DX_MM", number(e.dxMillimeters, 2)),
+            ("GESTURE_DY_MM", number(e.dyMillimeters, 2)),
+            ("GESTURE_SCALE", number(e.scale, 3)),
+            ("GESTURE_ROTATION_DEG", number(e.rotationDegrees, 2)),
+            ("GESTURE_VELOCITY_MM_S", number(e.velocityMillimetersPerSecond, 1)),
+            ("GESTURE_X", number(e.x, 3)),
+            ("GESTURE_Y", number(e.y, 3)),
+            ("GESTURE_DEVICE_NAME", device.name),
+            ("GESTURE_DEVICE_KIND", device.kind.rawValue),
+            ("GESTURE_DEVICE_NODE", device.node),
+        ]
+    }
+
+    static func make(event: GestureEvent, device: HookDevice, inherited: [String]) -> [String] {
+        inherited.filter { !$0.hasPrefix("GESTURE_") }
+            + variables(event: event, device: device).map { "\($0.0)=\(sanitize($0.1))" }
+    }
+
+    /// NUL cannot be in an environment string.
+    static func sanitize(_ s: String) -> String { s.contains("\0") ? s.replacingNUL : s }
+
+    /// Fixed-point text with up to `decimals` digits ("12.5", "-3", "0.125"); empty for nil.
+    public static func number(_ v: Double?, _ decimals: Int) -> String {
+        guard let v, v.isFinite else { return "" }
+        var scale: Int64 = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(v) * Double(scale)).rounded()
+        guard scaled < 9e17 else { return String(v) }
+        let n = Int64(scaled)
+        var s = String(n / scale)
+        var frac = String(n % scale)
+        frac = String(repeating: "0", count: decimals - frac.count) + frac
+        while frac.last == "0" { frac.removeLast() }
+        if !frac.isEmpty { s += "." + frac }
+        return (v < 0 && n != 0 ? "-" : "") + s
+    }
+}
+
+extension String {
+    fileprivate var replacingNUL: String { String(self.map { $0 == "\0" ? " " : $0 }) }
+}
+
+extension Duration {
+    fileprivate var nanoseconds: Int64 {
+        let (s, a) = components
+        return s * 1_000_000_000 + a / 1_000_000_000
+    }
+}
+
+/// The few C calls the hook runner needs.
+enum HookSys {
+    static func nowNanoseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
+    static func error(_ e: Int32) -> String { String(cString: strerror(e)) }
+
+    static func setFlags(_ fd: Int32, nonBlocking: Bool = true) {
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+    }
+
+    static func environment() -> [String] {
+        var out: [String] = []
+        var p = environ
+        while let s = p.pointee { out.append(String(cString: s)); p += 1 }
+        return out
+    }
+
+    private typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> Int32
+    /// glibc ≥ 2.36 exports pidfd_open; Swift cannot call the variadic syscall(2), so look it up.
+    private static let pidfdOpenFunction: PidfdOpen? = {
+        guard let sym = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pidfd_open") else { return nil }
+        return unsafeBitCast(sym, to: PidfdOpen.self)
+    }()
+
+    static var hasPidfd: Bool { pidfdOpenFunction != nil }
+
+    /// A pidfd for `pid` (readable when it exits), or -1: then the runner checks every 50 ms.
+    static func pidfdOpen(_ pid: pid_t) -> Int32 {
+        guard let f = pidfdOpenFunction else { return -1 }
+        let fd = f(pid, 0)
+        if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return fd
+    }
+}

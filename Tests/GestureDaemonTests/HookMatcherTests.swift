@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GestureConfig
+import GestureCore
+@testable import GestureDaemon
+import Testing
+
+private func config(_ yaml: String) throws -> [Binding] { try Config.parse(yaml, file: "m.yaml").bindings }
+private let mPad = HookDevice(name: "SynPS/2 Synaptics TouchPad", kind: .touchpad, node: "/dev/input/event7")
+private let mScreen = HookDevice(name: "ELAN Touchscreen", kind: .touchscreen, node: "/dev/input/event9")
+
+@Suite struct HookMatcherTests {
+    @Test func test_swipe_matchesKindFingersAndDirection() throws {
+        var m = BindingMatcher(bindings: try config("""
+        bindings:
+          - {gesture: swipe, fingers: 3, direction: left, command: a}
+          - {gesture: swipe, fingers: [3, 4], direction: [up, down], command: b}
+          - {gesture: tap, command: c}
+        """))
+        let left = GestureEvent(kind: .swipe, phase: .recognized, id: 1, fingers: 3, time: .zero,
+                                direction: .left, dxMillimeters: -20, dyMillimeters: 2)
+        #expect(m.match(left, device: mPad) == [0])
+        var four = left; four.fingers = 4
+        #expect(m.match(four, device: mPad) == [])
+        let up = GestureEvent(kind: .swipe, phase: .recognized, id: 2, fingers: 4, time: .zero,
+                              direction: .up, dxMillimeters: 1, dyMillimeters: -20)
+        #expect(m.match(up, device: mPad) == [1])
+    }
+
+    @Test func test_swipe_isRequantizedToTheBindingsDirections() throws {
+        var m = BindingMatcher(bindings: try config("""
+        bindings:
+          - {gesture: swipe, direction: up, command: four}
+          - {gesture: swipe, direction: upRight, command: eight}
+          - {gesture: swipe, direction: up, directions: 8, command: strictUp}
+        """))
+        // 30° off vertical: an 8-direction recognizer says upRight; 4 directions say up.
+        let e = GestureEvent(kind: .swipe, phase: .recognized, id: 1, fingers: 1, time: .zero,
+                             direction: .upRight, dxMillimeters: 10, dyMillimeters: -17.3)
+        #expect(m.match(e, device: mPad) == [0, 1])
+    }
+
+    @Test func test_phase_edge_andDeviceFilters() throws {
+        var m = BindingMatcher(bindings: try config("""
+        bindings:
+          - {gesture: edgeSwipe, edge: left, device: {kind: touchscreen}, command: a}
+          - {gesture: edgeSwipe, phase: ended, command: b}
+          - {gesture: longPress, device: {name: "SynPS*"}, command: c}
+        """))
+        let began = GestureEvent(kind: .edgeSwipe, phase: .began, id: 1, fingers: 1, time: .zero, edge: .left)
+        #expect(m.match(began, device: mScreen) == [0])
+        #expect(m.match(began, device: mPad) == [])
+        var right = began; right.edge = .right
+        #expect(m.match(right, device: mScreen) == [])
+        var ended = began; ended.phase = .ended
+        #expect(m.match(ended, device: mPad) == [1])
+        let press = GestureEvent(kind: .longPress, phase: .began, id: 3, fingers: 1, time: .zero)
+        #expect(m.match(press, device: mPad) == [2] && m.match(press, device: mScreen) == [])
+    }
+
+    @Test func test_every_firesOncePerStepAccumulatedPerGesture() throws {
+        var m = BindingMatcher(bindings: try config("""
+        bindings:
+          - {gesture: pan, phase: changed, every: 10mm, command: a}
+          - {gesture: rotate, phase: changed, every: 15deg, command: b}
+        """))
+        func pan(_ id: UInt64, _ dx: Double, _ phase: GesturePhase = .changed) -> GestureEvent {
+            GestureEvent(kind: .pan, phase: phase, id: id, fingers: 2, time: .zero, dxMillimeters: dx, dyMillimeters: 0)
+        }
+        // 4, 8, 12 (fires: 12 ≥ 10, 2 left), 18, 22 (fires: 2+10 = 12), 25
+        let fired = [4.0, 8, 12, 18, 22, 25].map { !m.match(pan(1, $0), device: mPad).isEmpty }
+        #expect(fired == [false, false, true, false, true, false])
+        // Another gesture starts from zero; moving back counts as distance too.
+        #expect(m.match(pan(2, 6), device: mPad).isEmpty)
+        #expect(m.match(pan(2, 0), device: mPad) == [0])
+        // After the gesture ends, its progress is forgotten.
+        _ = m.match(pan(1, 25, .ended), device: mPad)
+        #expect(m.match(pan(1, 9), device: mPad).isEmpty)
+
+        func rot(_ deg: Double) -> GestureEvent {
+            GestureEvent(kind: .rotate, phase: .changed, id: 5, fingers: 2, time: .zero, rotationDegrees: deg)
+        }
+        #expect([10.0, 16, 31, 40].map { m.match(rot($0), device: mPad) == [1] } == [false, true, true, false])
+    }
+
+    @Test func test_environmentNumbers_areFixedPoint() {
+        #expect(HookEnvironment.number(-21.5, 2) == "-21.5")
+        #expect(HookEnvironment.number(0.125, 3) == "0.125")
+        #expect(HookEnvironment.number(3, 2) == "3")
+        #expect(HookEnvironment.number(-0.001, 2) == "0")
+        #expect(HookEnvironment.number(nil, 2) == "")
+    }
+}
+
+@Suite struct HookPidfdTests {
+    @Test func test_pidfd_isUsed_whereTheSystemHasIt() throws {
+        guard HookSys.hasPidfd else {
+            print("skipped: pidfd_open is not exported by this libc; hooks fall back to 50 ms checks")
+            return
+        }
+        let fd = HookSys.pidfdOpen(getpid())
+        #expect(fd >= 0, "pidfd_open failed on this kernel")
+        if fd >= 0 { close(fd) }
+    }
+}
