@@ -187,7 +187,7 @@ public struct SocketConfig: Hashable, Sendable {
     public var mode: UInt32 = 0o660
     /// Group owning the socket; nil leaves the daemon's group.
     public var group: String?
-    /// When non-empty, only these peer uids (SO_PEERCRED) may connect (root always may).
+    /// When non-empty, only these peer uids (SO_PEERCRED) may connect.
     public var allowedUIDs: [UInt32] = []
     public var allowedGIDs: [UInt32] = []
     /// Events queued per client before the oldest are dropped.

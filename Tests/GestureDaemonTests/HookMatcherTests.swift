@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import GestureConfig
 import GestureCore
 @testable import GestureDaemon
@@ -87,5 +90,17 @@ private let mScreen = HookDevice(name: "ELAN Touchscreen", kind: .touchscreen, n
         #expect(HookEnvironment.number(3, 2) == "3")
         #expect(HookEnvironment.number(-0.001, 2) == "0")
         #expect(HookEnvironment.number(nil, 2) == "")
+    }
+}
+
+@Suite struct HookPidfdTests {
+    @Test func test_pidfd_isUsed_whereTheSystemHasIt() throws {
+        guard HookSys.hasPidfd else {
+            print("skipped: pidfd_open is not exported by this libc; hooks fall back to 50 ms checks")
+            return
+        }
+        let fd = HookSys.pidfdOpen(getpid())
+        #expect(fd >= 0, "pidfd_open failed on this kernel")
+        if fd >= 0 { close(fd) }
     }
 }

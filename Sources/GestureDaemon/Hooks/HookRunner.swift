@@ -179,6 +179,9 @@ public final class HookRunner: Sendable {
     }
 
     private func workerLoop() {
+        if !HookSys.hasPidfd {
+            log(4, "hooks: pidfd_open is not available (Linux < 5.3 or glibc < 2.36): checking running hooks every 50 ms")
+        }
         var children: [Child] = []
         var limiter = OutputLimiter()
         var stopSent = false
@@ -467,6 +470,8 @@ enum HookSys {
         guard let sym = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pidfd_open") else { return nil }
         return unsafeBitCast(sym, to: PidfdOpen.self)
     }()
+
+    static var hasPidfd: Bool { pidfdOpenFunction != nil }
 
     /// A pidfd for `pid` (readable when it exits), or -1: then the runner checks every 50 ms.
     static func pidfdOpen(_ pid: pid_t) -> Int32 {
