@@ -39,6 +39,17 @@ func tempDir() -> String {
     return String(cString: p!)
 }
 
+/// Deletes a flat directory made by `tempDir()` and the files in it.
+func removeDir(_ dir: String) {
+    guard let d = opendir(dir) else { return }
+    while let e = readdir(d) {
+        let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if name != "." && name != ".." { unlink(dir + "/" + name) }
+    }
+    closedir(d)
+    rmdir(dir)
+}
+
 func readText(_ path: String) -> String? {
     guard let f = fopen(path, "r") else { return nil }
     defer { fclose(f) }
@@ -84,6 +95,7 @@ func isZombieChild(_ pid: pid_t) -> Bool {
 @Suite(.serialized) struct HookRunnerTests {
     @Test func test_child_getsTheGestureEnvironment_andInheritsPath() throws {
         let dir = tempDir(), out = dir + "/env"
+        defer { removeDir(dir) }
         let logs = LogBox()
         let runner = HookRunner(bindings: [binding("env > '\(out)'")], limits: limits(), log: logs.log)
         defer { runner.shutdown() }
@@ -104,6 +116,7 @@ func isZombieChild(_ pid: pid_t) -> Bool {
 
     @Test func test_gestureData_isNeverSplicedIntoTheCommand() throws {
         let dir = tempDir(), victim = dir + "/pwned", out = dir + "/out"
+        defer { removeDir(dir) }
         var evil = swipeLeft
         evil.direction = GestureDirection(rawValue: "left; touch \(victim)")
         let device = HookDevice(name: "$(touch \(victim))`touch \(victim)`", kind: .touchpad, node: "/dev/null")
@@ -119,6 +132,7 @@ func isZombieChild(_ pid: pid_t) -> Bool {
 
     @Test func test_cooldown_skipsARepeatWithinIt() throws {
         let dir = tempDir(), out = dir + "/count"
+        defer { removeDir(dir) }
         let runner = HookRunner(bindings: [binding("echo x >> '\(out)'", cooldownMs: 60_000)], limits: limits(), log: LogBox().log)
         defer { runner.shutdown() }
         runner.handle(swipeLeft, device: pad)
@@ -218,6 +232,7 @@ func isZombieChild(_ pid: pid_t) -> Bool {
 @Suite(.serialized) struct HookRunnerConfigTests {
     @Test func test_bindingsFromAConfigFile_runOnlyForMatchingGestures_andReloadReplacesThem() throws {
         let dir = tempDir(), out = dir + "/ran"
+        defer { removeDir(dir) }
         let config = try Config.parse("""
         bindings:
           - gesture: swipe
