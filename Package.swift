@@ -14,6 +14,8 @@ let package = Package(
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CLibudev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        // Linux headers the Glibc module leaves out (epoll, timerfd, signalfd): header-only.
+        .systemLibrary(name: "CLinuxSys"),
 
         // Pure core: stdlib only, no Foundation, no C, no clock.
         .target(name: "GestureCore"),
@@ -24,7 +26,7 @@ let package = Package(
         .target(name: "GestureWire", dependencies: ["GestureCore"]),
         .target(name: "LinuxInput", dependencies: ["GestureCore", "CLibevdev", "CLibudev"]),
         .target(name: "GestureDaemon", dependencies: [
-            "GestureCore", "GestureRecording", "GestureConfig", "GestureWire", "LinuxInput",
+            "GestureCore", "GestureRecording", "GestureConfig", "GestureWire", "LinuxInput", "CLinuxSys",
         ]),
         .executableTarget(name: "gestured", dependencies: [
             "GestureDaemon", "GestureCore", "GestureRecording", "GestureWire", "GestureConfig", "LinuxInput",
@@ -42,7 +44,9 @@ let package = Package(
         .testTarget(name: "GestureRecordingTests", dependencies: ["GestureRecording", "GestureCore"]),
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureCore", "YAML"]),
         .testTarget(name: "GestureWireTests", dependencies: ["GestureWire"]),
-        .testTarget(name: "GestureDaemonTests", dependencies: ["GestureDaemon", "GestureConfig", "GestureCore"]),
+        .testTarget(name: "GestureDaemonTests", dependencies: [
+            "GestureDaemon", "GestureConfig", "GestureWire", "GestureCore", "GestureRecording",
+        ]),
         .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput", "GestureCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,376 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinuxSys
+import GestureConfig
+import GestureCore
+import GestureRecording
+import GestureWire
+import LinuxInput
+
+/// How `gestured run` was asked to run.
+public struct DaemonOptions: Sendable {
+    /// nil: /etc/gestured/config.yaml (missing → defaults).
+    public var configPath: String?
+    /// Overrides the config's `socket.path`.
+    public var socketPath: String?
+    /// Recordings that stand in for devices, replayed at their recorded pace.
+    public var replays: [String] = []
+    /// Wait before a replay starts (time for a client to connect).
+    public var replayDelay: Duration = .seconds(1)
+    /// Start the replays when this many socket clients have connected (0: after `replayDelay`).
+    public var replayWaitForClients = 0
+    /// Replay again and again (2 s apart) instead of once.
+    public var replayLoop = false
+    /// Find real devices through udev/inotify (off: only replays and added sources).
+    public var discoverDevices = true
+    public var daemonVersion = "0"
+    public var environment: [String: String] = [:]
+
+    public init() {}
+}
+
+public struct DaemonError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ d: String) { description = d }
+}
+
+/// The daemon: one epoll loop on the calling thread over device fds, the device monitor, the
+/// listening socket and its clients, a timerfd (arena deadlines, systemd watchdog) and a signalfd
+/// (SIGHUP reload, SIGTERM/SIGINT stop). Idle, it sleeps in `epoll_wait` with no timeout.
+public final class Daemon {
+    public let options: DaemonOptions
+    public let loop = EventLoop()
+    public let bus = GestureBus()
+    public let log: Logger
+    public private(set) var config: Config
+    /// CLOCK_MONOTONIC at start: `time` on the socket counts from here.
+    public let origin: Instant
+    private let timer = DeadlineTimer()
+    private let notifier: SystemdNotifier
+    private var server: SocketServer?
+    private var hooks: HookRunner?
+    private var monitor: DeviceMonitor?
+    private var sessions: [Int32: DeviceSession] = [:]
+    private var nextDeviceId = 1
+    private var signalFD: Int32 = -1
+    private var watchdogDue: Int64?
+    private var pendingReplays: [(Recording, PipeEventWriter)] = []
+    private var diagnosticsLimit = RateLimiter(burst: 20, intervalMicroseconds: 60_000_000)
+    private var exitCode: Int32 = 0
+
+    public init(options: DaemonOptions, log: Logger = .shared) throws(DaemonError) {
+        self.options = options
+        self.log = log
+        self.origin = Sys.monotonicNow()
+        notifier = SystemdNotifier(environment: options.environment)
+        do { config = try Config.load(path: options.configPath) } catch {
+            throw DaemonError("config error: \(error.description)")
+        }
+        log.level = Logger.Level(rawValue: config.log.level.rawValue) ?? .info
+        log.info("config: \(config.file)")
+    }
+
+    /// The devices the daemon reads now, in the order they were added.
+    public var devices: [WireDevice] { sessions.values.map(\.wire).sorted { $0.id < $1.id } }
+
+    // MARK: - Start
+
+    /// Sets everything up (signals, socket, devices), sends READY=1, and runs until SIGTERM/SIGINT
+    /// or `stop()`. Returns the exit status.
+    public func run() -> Int32 {
+        do { try start() } catch {
+            log.error(error.description)
+            return 1
+        }
+        loop.run()
+        shutdown()
+        return exitCode
+    }
+
+    func start() throws(DaemonError) {
+        setUpSignals()
+        loop.add(timer.fd) { [unowned self] _ in self.timerFired() }
+
+        // Socket: inherited from systemd, or ours.
+        let path = options.socketPath ?? config.socket.path
+        let policy = SocketPolicy(allowedUIDs: config.socket.allowedUIDs, allowedGIDs: config.socket.allowedGIDs,
+                                  queueLimit: config.socket.queueLimit, rawFrames: config.socket.rawFrames)
+        let s: SocketServer
+        if options.socketPath == nil, let fd = SocketServer.activatedFD(environment: options.environment) {
+            s = SocketServer(listenFD: fd, ownedPath: nil, policy: policy, loop: loop, log: log, origin: origin)
+            log.info("socket: using the socket systemd passed (LISTEN_FDS)")
+        } else {
+            let fd: Int32
+            do { fd = try SocketServer.listen(path: path, mode: config.socket.mode, group: config.socket.group) } catch {
+                throw DaemonError("socket: \(error.description)")
+            }
+            s = SocketServer(listenFD: fd, ownedPath: path, policy: policy, loop: loop, log: log, origin: origin)
+            log.info("socket: listening on \(path)")
+        }
+        s.helloLine = { [unowned self] in WireEncoder.hello(daemonVersion: self.options.daemonVersion, devices: self.devices) }
+        server = s
+        bus.subscribe(s)
+
+        // Hooks: the config's bindings, run by HookRunner's own thread (never waited for here).
+        let logger = log
+        let runner = HookRunner(bindings: config.bindings, limits: config.hooks) { priority, message in
+            logger.log(Logger.Level(rawValue: priority) ?? .info, message)
+        }
+        hooks = runner
+        bus.subscribe(HookSubscriber(runner))
+        if !config.bindings.isEmpty { log.info("hooks: \(config.bindings.count) binding(s)") }
+
+        // Devices.
+        if options.discoverDevices { startMonitor() }
+        for path in options.replays { try addReplay(path) }
+        if options.replayWaitForClients > 0 {
+            s.onConnect = { [unowned self] in
+                if self.server?.clientCount ?? 0 >= self.options.replayWaitForClients { self.startPendingReplays() }
+            }
+        } else {
+            startPendingReplays()
+        }
+        if sessions.isEmpty {
+            log.notice("no touch device yet: waiting for one to be plugged in")
+        }
+
+        if let us = notifier.watchdogMicroseconds {
+            watchdogDue = Sys.monotonicNow().microseconds + us / 2
+            log.info("systemd watchdog: pinging every \(us / 2000) ms")
+        }
+        rearmTimer()
+        notifier.ready(status: "\(sessions.count) device(s), socket \(path)")
+    }
+
+    private func setUpSignals() {
+        signal(SIGPIPE, SIG_IGN)
+        var set = sigset_t()
+        sigemptyset(&set)
+        for sig in [SIGHUP, SIGTERM, SIGINT] { sigaddset(&set, sig) }
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        signalFD = signalfd(-1, &set, Int32(SFD_NONBLOCK) | Int32(SFD_CLOEXEC))
+        guard signalFD >= 0 else { log.error("signalfd: \(Sys.errorString(errno))"); return }
+        loop.add(signalFD) { [unowned self] _ in self.signalArrived() }
+    }
+
+    private func startMonitor() {
+        do {
+            let m = try DeviceMonitor()
+            monitor = m
+            log.info("devices: discovery through \(m.mode == .udev ? "udev (enumerate + monitor)" : "inotify on \(m.inputDirectory) (udevd is not running)")")
+            loop.add(m.fd) { [unowned self] _ in self.apply(m.drain()) }
+            apply(m.enumerate())
+        } catch {
+            log.error("devices: cannot watch for devices: \(error.description); only --replay sources will work")
+        }
+    }
+
+    private func apply(_ changes: [DeviceChange]) {
+        for change in changes {
+            switch change {
+            case .added(let d): openDevice(d)
+            case .removed(let node):
+                if let s = sessions.values.first(where: { $0.source.node == node }) {
+                    end(s, reason: "removed")
+                }
+            case .ignored(let node, let reason): log.debug("devices: \(node) ignored: \(reason)")
+            case .unavailable(let node, let error): log.warning("devices: \(node): \(error.description)")
+            }
+        }
+    }
+
+    private func openDevice(_ d: DiscoveredDevice) {
+        guard !sessions.values.contains(where: { $0.source.node == d.node }) else { return }
+        let source: EvdevSource
+        do { source = try EvdevSource(path: d.node) } catch {
+            log.warning("devices: cannot open \(d.node): \(error.description)")
+            return
+        }
+        let settings = config.settings(for: source.description)
+        if settings.ignore {
+            log.info("devices: \(d.node) '\(source.description.name)' ignored by the config")
+            source.close()
+            return
+        }
+        add(source, thresholds: settings.thresholds)
+    }
+
+    private func addReplay(_ path: String) throws(DaemonError) {
+        let recording: Recording
+        do { recording = try RecordingLoader.load(path: path) } catch {
+            throw DaemonError("replay: \(error.description)")
+        }
+        let source = PipeDeviceSource(description: recording.description, node: "replay:\(path)")
+        pendingReplays.append((recording, source.writer))
+        add(source, thresholds: config.thresholds(for: recording.description))
+        log.info("replay: \(path) stands in for a \(recording.description.kind) (\(recording.events.count) events)")
+    }
+
+    private func startPendingReplays() {
+        let replays = pendingReplays
+        pendingReplays.removeAll()
+        for (recording, writer) in replays {
+            ReplayFeeder.start(recording, into: writer, delay: options.replayWaitForClients > 0 ? .milliseconds(200) : options.replayDelay,
+                               loop: options.replayLoop)
+        }
+    }
+
+    // MARK: - Sessions
+
+    /// Adds a device source (a pipe-backed one from a test or the benchmark, or a real device).
+    /// Call on the loop's thread (before `run()`, or from a handler).
+    @discardableResult
+    public func add(_ source: DeviceSource, thresholds: Thresholds? = nil) -> DeviceSession {
+        let bound = Self.recognition(for: config)
+        let s = DeviceSession(id: nextDeviceId, source: source,
+                              thresholds: thresholds ?? config.thresholds(for: source.description),
+                              boundKinds: bound.kinds, doubleTapFingerCounts: bound.doubleTapFingers)
+        nextDeviceId += 1
+        sessions[source.fd] = s
+        loop.add(source.fd) { [unowned self, unowned s] _ in self.readable(s) }
+        let w = s.wire
+        log.info("devices: \(w.node): \(w.kind) '\(w.name)', \(w.sizeKnown ? "" : "~")\(Int(w.widthMillimeters.rounded()))×\(Int(w.heightMillimeters.rounded())) mm, \(w.slots) slots, protocol \(w.contactProtocol)")
+        bus.publish(.deviceAdded(w))
+        return s
+    }
+
+    /// What the arenas emit. Socket clients may want any gesture, so every kind is emitted, but a
+    /// double tap makes every tap wait (300 ms on a touchscreen): doubleTap is recognized only for
+    /// the finger counts a doubleTap binding in the daemon's config names.
+    public static func recognition(for config: Config) -> (kinds: Set<GestureKind>, doubleTapFingers: Set<Int>) {
+        var kinds = Set(GestureKind.all)
+        var fingers = Set<Int>()
+        for b in config.bindings where b.gesture == .doubleTap {
+            switch b.fingers {
+            case .any: fingers.formUnion(1...5)
+            case .counts(let c): fingers.formUnion(c)
+            }
+        }
+        if fingers.isEmpty { kinds.remove(.doubleTap) }
+        return (kinds, fingers)
+    }
+
+    private func readable(_ s: DeviceSession) {
+        let r = s.readAvailable { emit($0, from: s) }
+        if r.resyncCount > 0 {
+            log.warning("kernel: SYN_DROPPED on \(s.wire.node) (events were lost; resynchronized, gestures in flight cancelled)")
+        }
+        switch r.status {
+        case .drained, .more: break
+        case .ended:
+            s.finish { emit($0, from: s) }
+            log.info("replay: \(s.wire.node) ended; the daemon stays up")
+            end(s, reason: "replay ended")
+        case .gone: end(s, reason: "unplugged")
+        case .failed(let e):
+            log.warning("devices: \(s.wire.node): \(e); closing it")
+            end(s, reason: "read failed")
+        }
+        rearmTimer()
+    }
+
+    private func emit(_ o: DeviceSession.Output, from s: DeviceSession) {
+        switch o {
+        case .gesture(let g): bus.publish(.gesture(g, s.wire))
+        case .frame(let f): if config.socket.rawFrames { bus.publish(.frame(f, s.wire)) }
+        case .diagnostic(let d):
+            if let suppressed = diagnosticsLimit.allow(nowMicroseconds: Sys.monotonicNow().microseconds) {
+                log.warning("\(s.wire.node): \(d)\(suppressed > 0 ? " (\(suppressed) similar lines suppressed)" : "")")
+            }
+        }
+    }
+
+    /// Ends a session: its gestures in flight are cancelled, `deviceRemoved` goes out.
+    private func end(_ s: DeviceSession, reason: String) {
+        guard sessions.removeValue(forKey: s.source.fd) != nil else { return }
+        s.removed(at: Sys.monotonicNow()) { emit($0, from: s) }
+        loop.remove(s.source.fd)
+        s.source.close()
+        log.info("devices: \(s.wire.node) \(reason)")
+        bus.publish(.deviceRemoved(s.wire))
+        if sessions.isEmpty && reason == "unplugged" { log.notice("no touch device: waiting for one to be plugged in") }
+    }
+
+    // MARK: - Time
+
+    private func rearmTimer() {
+        var next: Int64? = watchdogDue
+        for s in sessions.values {
+            if let d = s.nextDeadline?.microseconds, next == nil || d < next! { next = d }
+        }
+        timer.arm(atMicroseconds: next)
+    }
+
+    private func timerFired() {
+        timer.acknowledge()
+        let now = Sys.monotonicNow()
+        for s in sessions.values {
+            if let d = s.nextDeadline, d <= now { s.advance(to: now) { emit($0, from: s) } }
+        }
+        if let due = watchdogDue, due <= now.microseconds, let us = notifier.watchdogMicroseconds {
+            notifier.watchdog()
+            watchdogDue = now.microseconds + us / 2
+        }
+        rearmTimer()
+    }
+
+    // MARK: - Signals
+
+    private func signalArrived() {
+        var info = signalfd_siginfo()
+        while read(signalFD, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
+            switch Int32(info.ssi_signo) {
+            case SIGHUP: reload()
+            case SIGTERM, SIGINT:
+                log.info("stopping (signal \(info.ssi_signo))")
+                notifier.stopping()
+                loop.stop()
+            default: break
+            }
+        }
+    }
+
+    /// Re-reads the config; a bad file is reported and the old config stays in force.
+    public func reload() {
+        notifier.reloading()
+        defer { notifier.ready(status: "\(sessions.count) device(s)") }
+        let new: Config
+        do { new = try Config.load(path: options.configPath) } catch {
+            log.error("config error: \(error.description)\nreload: keeping the previous config (\(config.file))")
+            return
+        }
+        config = new
+        log.level = Logger.Level(rawValue: new.log.level.rawValue) ?? .info
+        hooks?.update(bindings: new.bindings, limits: new.hooks)
+        server?.policy = SocketPolicy(allowedUIDs: new.socket.allowedUIDs, allowedGIDs: new.socket.allowedGIDs,
+                                      queueLimit: new.socket.queueLimit, rawFrames: new.socket.rawFrames)
+        log.info("reload: config \(new.file) in force (thresholds apply to devices opened from now on)")
+    }
+
+    /// Asks the loop to stop (from a handler on the loop's thread).
+    public func stop() { loop.stop() }
+
+    /// Reverse order of start: devices (their gestures cancelled, clients told), monitor, socket.
+    private func shutdown() {
+        for s in sessions.values.sorted(by: { $0.id > $1.id }) { end(s, reason: "closed (daemon stopping)") }
+        if let m = monitor { loop.remove(m.fd); monitor = nil }
+        hooks?.shutdown()
+        hooks = nil
+        server?.shutdown()
+        server = nil
+        loop.remove(timer.fd)
+        if signalFD >= 0 { loop.remove(signalFD); close(signalFD); signalFD = -1 }
+        log.info("stopped")
+    }
+}
+
+/// Hands gestures to the HookRunner (which matches bindings and runs them on its own thread).
+final class HookSubscriber: GestureSubscriber {
+    let runner: HookRunner
+    init(_ runner: HookRunner) { self.runner = runner }
+    func receive(_ m: BusMessage) {
+        guard case .gesture(let g, let d) = m else { return }
+        runner.handle(g, device: HookDevice(name: d.name, kind: d.kind, node: d.node))
+    }
+}

@@ -1,0 +1,212 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import GestureCore
+import GestureRecording
+import LinuxInput
+
+/// How one read of a device source ended.
+public enum SourceStatus: Hashable, Sendable {
+    /// Everything available was read.
+    case drained
+    /// More is queued; the fd stays readable.
+    case more
+    /// A replayed recording ended (the writer closed the pipe).
+    case ended
+    /// The device was unplugged (ENODEV).
+    case gone
+    case failed(String)
+}
+
+/// One batch of events from a source.
+public struct SourceRead: Sendable {
+    public var events: [InputEvent]
+    public var resyncCount: Int
+    public var status: SourceStatus
+    public init(events: [InputEvent], resyncCount: Int = 0, status: SourceStatus) {
+        self.events = events; self.resyncCount = resyncCount; self.status = status
+    }
+}
+
+/// Where a `DeviceSession` gets its events: a real evdev node (`EvdevSource`) or a pipe fed from a
+/// recording or a test (`PipeDeviceSource`). Either way: an fd for the event loop, and batches of
+/// `InputEvent` with CLOCK_MONOTONIC timestamps.
+public protocol DeviceSource: AnyObject {
+    /// Readable when events are waiting. Owned by the source.
+    var fd: Int32 { get }
+    /// /dev/input/eventN, or `replay:FILE` for a recording.
+    var node: String { get }
+    var description: DeviceDescription { get }
+    /// Touches already down when it was opened (ignored by the decoder until they lift).
+    var initialState: SlotDecoder.InitialState { get }
+    /// Reads what is available without blocking.
+    func read() -> SourceRead
+    /// Releases the fd. Called once, after the loop stopped watching it.
+    func close()
+}
+
+/// A real device through LinuxInput (libevdev).
+public final class EvdevSource: DeviceSource {
+    public let node: String
+    public let description: DeviceDescription
+    public let initialState: SlotDecoder.InitialState
+    public let fd: Int32
+    private var holder: EvdevDevice?
+
+    public init(path: String) throws(InputError) {
+        let d = try EvdevDevice(path: path)
+        holder = d
+        node = path; description = d.description; fd = d.fd
+        var state = SlotDecoder.InitialState()
+        if let maxSlot = d.activeSlotsAtOpen.max() {
+            state.slots = (0...maxSlot).map { SlotDecoder.SlotValues(trackingId: d.activeSlotsAtOpen.contains($0) ? 0 : -1) }
+        }
+        if d.touchDownAtOpen { state.keysDown = [KeyCode.btnTouch] }
+        initialState = state
+    }
+
+    public func read() -> SourceRead {
+        guard let d = holder else { return SourceRead(events: [], status: .ended) }
+        let r = d.readAvailable()
+        let status: SourceStatus
+        switch r.status {
+        case .drained: status = .drained
+        case .more: status = .more
+        case .deviceGone: status = .gone
+        case .failed(let e): status = .failed(e.description)
+        }
+        return SourceRead(events: r.events, resyncCount: r.resyncCount, status: status)
+    }
+
+    public func close() { holder = nil }
+}
+
+/// The write end of a `PipeDeviceSource`: anything (a replay thread, a test, the benchmark) can
+/// push events through it from any thread. Writes block when the pipe is full (backpressure on
+/// the writer, never on the daemon).
+public final class PipeEventWriter: Sendable {
+    public let fd: Int32
+    init(fd: Int32) { self.fd = fd }
+
+    /// Sends events (their timestamps are used as they are: CLOCK_MONOTONIC microseconds).
+    @discardableResult
+    public func send(_ events: [InputEvent]) -> Bool {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(events.count * PipeDeviceSource.recordSize)
+        for e in events { PipeDeviceSource.append(e, to: &bytes) }
+        return Sys.writeAll(fd, bytes)
+    }
+
+    /// Ends the stream: the source reports `.ended`.
+    public func finish() { Glibc.close(fd) }
+}
+
+/// A device source backed by a pipe: 16-byte records (µs Int64, type UInt16, code UInt16,
+/// value Int32, little-endian). Stands in for a device in `run --replay`, tests and benchmarks.
+public final class PipeDeviceSource: DeviceSource {
+    static let recordSize = 16
+    public let node: String
+    public let description: DeviceDescription
+    public let initialState = SlotDecoder.InitialState.empty
+    public let fd: Int32
+    public let writer: PipeEventWriter
+    private var pending: [UInt8] = []
+    private var closed = false
+
+    public init(description: DeviceDescription, node: String) {
+        var fds: [Int32] = [0, 0]
+        let rc = pipe(&fds)
+        precondition(rc == 0, "pipe2 failed: \(Sys.errorString(errno))")
+        fd = fds[0]
+        Sys.setCloseOnExec(fds[0]); Sys.setCloseOnExec(fds[1])
+        Sys.setNonBlocking(fd)
+        writer = PipeEventWriter(fd: fds[1])
+        self.description = description
+        self.node = node
+    }
+
+    static func append(_ e: InputEvent, to b: inout [UInt8]) {
+        withUnsafeBytes(of: e.time.microseconds.littleEndian) { b.append(contentsOf: $0) }
+        withUnsafeBytes(of: e.type.littleEndian) { b.append(contentsOf: $0) }
+        withUnsafeBytes(of: e.code.littleEndian) { b.append(contentsOf: $0) }
+        withUnsafeBytes(of: e.value.littleEndian) { b.append(contentsOf: $0) }
+    }
+
+    public func read() -> SourceRead {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var status = SourceStatus.drained
+        var total = 0
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                pending.append(contentsOf: buffer[0..<n]); total += n
+                if total >= 1 << 20 { status = .more; break }
+                continue
+            }
+            if n == 0 { status = .ended; break }
+            if errno == EINTR { continue }
+            if errno != EAGAIN { status = .failed("read: \(Sys.errorString(errno))") }
+            break
+        }
+        let count = pending.count / Self.recordSize
+        var events: [InputEvent] = []
+        events.reserveCapacity(count)
+        pending.withUnsafeBytes { raw in
+            for i in 0..<count {
+                let o = i * Self.recordSize
+                let us = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: o, as: Int64.self))
+                let type = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 8, as: UInt16.self))
+                let code = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 10, as: UInt16.self))
+                let value = Int32(littleEndian: raw.loadUnaligned(fromByteOffset: o + 12, as: Int32.self))
+                events.append(InputEvent(time: Instant(microseconds: us), type: type, code: code, value: value))
+            }
+        }
+        pending.removeFirst(count * Self.recordSize)
+        return SourceRead(events: events, status: status)
+    }
+
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        Glibc.close(fd)
+    }
+}
+
+/// Feeds a recording into a `PipeEventWriter` at its recorded pace, on a thread of its own, with
+/// timestamps moved onto CLOCK_MONOTONIC (start + the event's offset in the recording).
+public enum ReplayFeeder {
+    /// Starts feeding after `delay`. Events are written one SYN_REPORT frame at a time.
+    public static func start(_ recording: Recording, into writer: PipeEventWriter,
+                             delay: Duration = .zero, loop: Bool = false) {
+        Thread.detachNewThread {
+            var start = Sys.monotonicNow() + delay
+            repeat {
+                feed(recording, writer, start: start)
+                start = Sys.monotonicNow() + .seconds(2)
+            } while loop
+            writer.finish()
+        }
+    }
+
+    static func feed(_ recording: Recording, _ writer: PipeEventWriter, start: Instant) {
+        let origin = recording.startTime
+        var batch: [InputEvent] = []
+        for e in recording.events {
+            var moved = e
+            moved.time = start + (e.time - origin)
+            if batch.isEmpty { sleep(until: moved.time) }
+            batch.append(moved)
+            if e.type == EventType.syn && e.code == SynCode.report {
+                guard writer.send(batch) else { return }
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty { _ = writer.send(batch) }
+    }
+
+    static func sleep(until t: Instant) {
+        var ts = timespec(tv_sec: Int(t.microseconds / 1_000_000), tv_nsec: Int(t.microseconds % 1_000_000) * 1000)
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+    }
+}

@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinuxSys
+import GestureCore
+
+/// Small wrappers over the system calls the daemon uses (errno kept, EINTR retried).
+enum Sys {
+    /// CLOCK_MONOTONIC now, the clock evdev timestamps use.
+    static func monotonicNow() -> Instant {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Instant(microseconds: Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)
+    }
+
+    static func setNonBlocking(_ fd: Int32) {
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+    }
+
+    static func setCloseOnExec(_ fd: Int32) {
+        let flags = fcntl(fd, F_GETFD)
+        _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC)
+    }
+
+    static func errorString(_ e: Int32) -> String { String(cString: strerror(e)) }
+
+    /// Blocking write of everything (for pipes and stdout); false on error.
+    @discardableResult
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&p, 1, -1)
+                    continue
+                }
+                return false
+            }
+            offset += n
+        }
+        return true
+    }
+
+    /// Fills a sockaddr_un for `path` (a leading '@' means the abstract namespace). nil if too long.
+    static func unixAddress(_ path: String) -> (sockaddr_un, socklen_t)? {
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        var bytes = Array(path.utf8)
+        let abstract = bytes.first == UInt8(ascii: "@")
+        if abstract { bytes[0] = 0 }
+        let capacity = MemoryLayout.size(ofValue: addr.sun_path)
+        guard bytes.count < capacity else { return nil }
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+            if !abstract { raw[bytes.count] = 0 }
+        }
+        let len = MemoryLayout<sa_family_t>.size + bytes.count + (abstract ? 0 : 1)
+        return (addr, socklen_t(len))
+    }
+
+    static func connectUnix(_ path: String) -> (fd: Int32, errno: Int32) {
+        guard var (addr, len) = unixAddress(path) else { return (-1, ENAMETOOLONG) }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return (-1, errno) }
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, len) }
+        }
+        if rc != 0 { let e = errno; close(fd); return (-1, e) }
+        return (fd, 0)
+    }
+}

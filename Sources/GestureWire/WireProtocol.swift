@@ -1,0 +1,345 @@
+import Foundation
+import GestureCore
+
+/// The socket protocol: newline-delimited JSON objects, one message a line, each with a `type`.
+///
+/// Server → client: `hello` (first line), `gesture`, `frame` (only when the config opts in),
+/// `deviceAdded`, `deviceRemoved`, `dropped`, `ok`, `error`. Client → server: `subscribe`.
+/// Parsers ignore unknown keys; `WireProtocol.version` changes only on incompatible changes.
+public enum WireProtocol {
+    /// The protocol version sent in `hello`.
+    public static let version = 1
+    /// Longest line a client may send (bytes, newline excluded); longer → `error` and close.
+    public static let maximumClientLineBytes = 64 * 1024
+}
+
+/// A device as the socket describes it in `hello`, `deviceAdded` and `deviceRemoved`.
+public struct WireDevice: Hashable, Sendable {
+    /// The daemon's id for this device, unique for the daemon's lifetime.
+    public var id: Int
+    public var name: String
+    public var kind: DeviceKind
+    /// The evdev node (/dev/input/event5) or, for a replayed recording, `replay:FILE`.
+    public var node: String
+    public var widthMillimeters: Double
+    public var heightMillimeters: Double
+    /// False when the device reports no resolution and the size is a guess.
+    public var sizeKnown: Bool
+    public var slots: Int
+    /// `ContactProtocol.rawValue`: `B` (slots), `A` (packets), `single-touch`, `none`.
+    public var contactProtocol: String
+
+    public init(id: Int, name: String, kind: DeviceKind, node: String, widthMillimeters: Double,
+                heightMillimeters: Double, sizeKnown: Bool, slots: Int, contactProtocol: String) {
+        self.id = id; self.name = name; self.kind = kind; self.node = node
+        self.widthMillimeters = widthMillimeters; self.heightMillimeters = heightMillimeters
+        self.sizeKnown = sizeKnown; self.slots = slots; self.contactProtocol = contactProtocol
+    }
+
+    public init(id: Int, node: String, description d: DeviceDescription) {
+        let size = d.size
+        self.init(id: id, name: d.name, kind: d.kind, node: node, widthMillimeters: size.width,
+                  heightMillimeters: size.height, sizeKnown: d.sizeKnown, slots: d.slotCount,
+                  contactProtocol: d.contactProtocol.rawValue)
+    }
+
+    public var info: GestureJSON.DeviceInfo { .init(name: name, kind: kind) }
+}
+
+/// What a client asked to receive. `nil` means "everything" for that criterion.
+public struct Subscription: Hashable, Sendable {
+    public var kinds: Set<GestureKind>?
+    public var phases: Set<GesturePhase>?
+    /// Device names, nodes, ids (as strings) or kinds (`touchpad`, `touchscreen`).
+    public var devices: Set<String>?
+    public var fingers: Set<Int>?
+
+    public init(kinds: Set<GestureKind>? = nil, phases: Set<GesturePhase>? = nil,
+                devices: Set<String>? = nil, fingers: Set<Int>? = nil) {
+        self.kinds = kinds; self.phases = phases; self.devices = devices; self.fingers = fingers
+    }
+
+    public static let everything = Subscription()
+
+    public func matches(device: WireDevice) -> Bool {
+        guard let devices else { return true }
+        return devices.contains(device.name) || devices.contains(device.node)
+            || devices.contains(String(device.id)) || devices.contains(device.kind.rawValue)
+    }
+
+    public func matches(_ g: GestureEvent, device: WireDevice) -> Bool {
+        if let kinds, !kinds.contains(g.kind) { return false }
+        if let phases, !phases.contains(g.phase) { return false }
+        if let fingers, !fingers.contains(g.fingers) { return false }
+        return matches(device: device)
+    }
+}
+
+/// A line a client sent.
+public enum ClientRequest: Hashable, Sendable {
+    case subscribe(Subscription)
+}
+
+/// A message the server sent, as a client reads it.
+public enum ServerMessage: Sendable {
+    case hello(protocolVersion: Int, daemonVersion: String, devices: [WireDevice])
+    case gesture(GestureEvent, device: GestureJSON.DeviceInfo)
+    case frame(time: Double, fingers: Int)
+    case deviceAdded(WireDevice)
+    case deviceRemoved(WireDevice)
+    case dropped(count: Int)
+    case ok
+    case error(reason: String)
+    /// A type this client does not know (a newer daemon): ignored.
+    case unknown(type: String)
+}
+
+/// A line that is not valid protocol: why.
+public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { reason }
+}
+
+// MARK: - Encoding
+
+/// Server lines (and the client's `subscribe`), each without its trailing newline.
+public enum WireEncoder {
+    public static func hello(daemonVersion: String, devices: [WireDevice]) -> String {
+        var s = "{\"type\":\"hello\",\"protocol\":\(WireProtocol.version),\"version\":"
+        GestureJSON.appendString(daemonVersion, to: &s)
+        s += ",\"devices\":["
+        for (i, d) in devices.enumerated() {
+            if i > 0 { s += "," }
+            appendDevice(d, to: &s)
+        }
+        s += "]}"
+        return s
+    }
+
+    public static func deviceAdded(_ d: WireDevice) -> String {
+        var s = "{\"type\":\"deviceAdded\",\"device\":"
+        appendDevice(d, to: &s)
+        return s + "}"
+    }
+
+    public static func deviceRemoved(_ d: WireDevice) -> String {
+        var s = "{\"type\":\"deviceRemoved\",\"device\":"
+        appendDevice(d, to: &s)
+        return s + "}"
+    }
+
+    public static func dropped(count: Int) -> String { "{\"type\":\"dropped\",\"count\":\(count)}" }
+
+    public static func ok(_ request: String) -> String {
+        var s = "{\"type\":\"ok\",\"request\":"
+        GestureJSON.appendString(request, to: &s)
+        return s + "}"
+    }
+
+    public static func error(_ reason: String) -> String {
+        var s = "{\"type\":\"error\",\"reason\":"
+        GestureJSON.appendString(reason, to: &s)
+        return s + "}"
+    }
+
+    /// The gesture line: GestureJSON's shape (`device` is `{name, kind}`).
+    public static func gesture(_ g: GestureEvent, device: WireDevice, origin: Instant) -> String {
+        GestureJSON.encode(g, device: device.info, origin: origin)
+    }
+
+    public static func frame(_ f: TouchFrame, device: WireDevice, origin: Instant) -> String {
+        GestureJSON.encode(f, origin: origin, device: device.info)
+    }
+
+    public static func subscribe(_ sub: Subscription) -> String {
+        var s = "{\"type\":\"subscribe\""
+        func list(_ key: String, _ values: [String]?) {
+            guard let values else { return }
+            s += ",\"\(key)\":["
+            for (i, v) in values.sorted().enumerated() {
+                if i > 0 { s += "," }
+                GestureJSON.appendString(v, to: &s)
+            }
+            s += "]"
+        }
+        list("kinds", sub.kinds.map { $0.map(\.rawValue) })
+        list("phases", sub.phases.map { $0.map(\.rawValue) })
+        list("devices", sub.devices.map(Array.init))
+        if let f = sub.fingers { s += ",\"fingers\":[" + f.sorted().map(String.init).joined(separator: ",") + "]" }
+        return s + "}"
+    }
+
+    static func appendDevice(_ d: WireDevice, to s: inout String) {
+        s += "{\"id\":\(d.id),\"name\":"
+        GestureJSON.appendString(d.name, to: &s)
+        s += ",\"kind\":"; GestureJSON.appendString(d.kind.rawValue, to: &s)
+        s += ",\"node\":"; GestureJSON.appendString(d.node, to: &s)
+        s += ",\"size_mm\":["
+        GestureJSON.appendFixed(d.widthMillimeters, decimals: 1, to: &s)
+        s += ","
+        GestureJSON.appendFixed(d.heightMillimeters, decimals: 1, to: &s)
+        s += "],\"size_known\":\(d.sizeKnown),\"slots\":\(d.slots),\"protocol\":"
+        GestureJSON.appendString(d.contactProtocol, to: &s)
+        s += "}"
+    }
+}
+
+// MARK: - Decoding
+
+/// Parses lines with Foundation's JSONSerialization; unknown keys are ignored.
+public enum WireDecoder {
+    static func object(_ line: some StringProtocol) throws(WireError) -> [String: Any] {
+        let data = Data(line.utf8)
+        let any: Any
+        do { any = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) } catch {
+            throw WireError("not JSON: expected one JSON object per line")
+        }
+        guard let obj = any as? [String: Any] else { throw WireError("expected a JSON object, got \(kindName(any))") }
+        return obj
+    }
+
+    static func kindName(_ v: Any) -> String {
+        switch v {
+        case is String: return "a string"
+        case is [Any]: return "an array"
+        case is NSNull: return "null"
+        case is NSNumber: return "a number"
+        default: return "a value"
+        }
+    }
+
+    /// Parses a client line (server side). Unknown keys are ignored; unknown values are errors.
+    public static func clientRequest(_ line: some StringProtocol) throws(WireError) -> ClientRequest {
+        let obj = try object(line)
+        guard let type = obj["type"] as? String else { throw WireError("missing \"type\" (expected \"subscribe\")") }
+        switch type {
+        case "subscribe":
+            var sub = Subscription()
+            if let v = obj["kinds"] {
+                let names = try strings(v, key: "kinds")
+                let known = Set(GestureKind.all.map(\.rawValue))
+                for n in names where !known.contains(n) {
+                    throw WireError("kinds: unknown gesture '\(n)' (expected one of \(GestureKind.all.map(\.rawValue).joined(separator: ", ")))")
+                }
+                sub.kinds = Set(names.map(GestureKind.init(rawValue:)))
+            }
+            if let v = obj["phases"] {
+                var phases = Set<GesturePhase>()
+                for n in try strings(v, key: "phases") {
+                    guard let p = GesturePhase(rawValue: n) else {
+                        throw WireError("phases: unknown phase '\(n)' (expected one of \(GesturePhase.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    }
+                    phases.insert(p)
+                }
+                sub.phases = phases
+            }
+            if let v = obj["devices"] {
+                var set = Set<String>()
+                guard let arr = v as? [Any] else { throw WireError("devices: expected an array of names, nodes, ids or kinds") }
+                for e in arr {
+                    if let s = e as? String { set.insert(s) }
+                    else if let i = int(e) { set.insert(String(i)) }
+                    else { throw WireError("devices: expected strings or ids, got \(kindName(e))") }
+                }
+                sub.devices = set
+            }
+            if let v = obj["fingers"] {
+                guard let arr = v as? [Any] else { throw WireError("fingers: expected an array of finger counts 1…10") }
+                var set = Set<Int>()
+                for e in arr {
+                    guard let i = int(e), (1...10).contains(i) else {
+                        throw WireError("fingers: expected finger counts 1…10, got \(e)")
+                    }
+                    set.insert(i)
+                }
+                sub.fingers = set
+            }
+            return .subscribe(sub)
+        default:
+            throw WireError("unknown request type '\(type)' (expected \"subscribe\")")
+        }
+    }
+
+    static func strings(_ v: Any, key: String) throws(WireError) -> [String] {
+        guard let arr = v as? [Any] else { throw WireError("\(key): expected an array of strings") }
+        var out: [String] = []
+        for e in arr {
+            guard let s = e as? String else { throw WireError("\(key): expected strings, got \(kindName(e))") }
+            out.append(s)
+        }
+        return out
+    }
+
+    /// Parses a server line (client side: monitor, listen, tests).
+    public static func serverMessage(_ line: some StringProtocol) throws(WireError) -> ServerMessage {
+        let obj = try object(line)
+        guard let type = obj["type"] as? String else { throw WireError("missing \"type\"") }
+        switch type {
+        case "hello":
+            let devices = (obj["devices"] as? [Any] ?? []).compactMap { device($0) }
+            return .hello(protocolVersion: int(obj["protocol"]) ?? 0,
+                          daemonVersion: obj["version"] as? String ?? "?", devices: devices)
+        case "gesture":
+            guard let kind = obj["gesture"] as? String, let phaseName = obj["phase"] as? String,
+                  let phase = GesturePhase(rawValue: phaseName) else {
+                throw WireError("gesture: expected \"gesture\" and a known \"phase\"")
+            }
+            let dev = obj["device"] as? [String: Any]
+            let info = GestureJSON.DeviceInfo(name: dev?["name"] as? String ?? "?",
+                                              kind: DeviceKind(rawValue: dev?["kind"] as? String ?? "other"))
+            let t = double(obj["time"]) ?? 0
+            var g = GestureEvent(kind: GestureKind(rawValue: kind), phase: phase,
+                                 id: UInt64(int(obj["id"]) ?? 0), fingers: int(obj["fingers"]) ?? 0,
+                                 time: Instant(microseconds: Int64((t * 1_000_000).rounded())))
+            g.direction = (obj["direction"] as? String).map(GestureDirection.init(rawValue:))
+            g.edge = (obj["edge"] as? String).flatMap(Edge.init(rawValue:))
+            g.dxMillimeters = double(obj["dx_mm"]); g.dyMillimeters = double(obj["dy_mm"])
+            g.stepDxMillimeters = double(obj["step_dx_mm"]); g.stepDyMillimeters = double(obj["step_dy_mm"])
+            g.distanceMillimeters = double(obj["distance_mm"])
+            g.velocityMillimetersPerSecond = double(obj["velocity_mm_s"])
+            g.scale = double(obj["scale"]); g.rotationDegrees = double(obj["rotation_deg"])
+            g.x = double(obj["x"]); g.y = double(obj["y"])
+            return .gesture(g, device: info)
+        case "frame":
+            return .frame(time: double(obj["time"]) ?? 0, fingers: int(obj["fingers"]) ?? 0)
+        case "deviceAdded", "deviceRemoved":
+            guard let d = device(obj["device"] as Any) else { throw WireError("\(type): expected a \"device\" object") }
+            return type == "deviceAdded" ? .deviceAdded(d) : .deviceRemoved(d)
+        case "dropped": return .dropped(count: int(obj["count"]) ?? 0)
+        case "ok": return .ok
+        case "error": return .error(reason: obj["reason"] as? String ?? "")
+        default: return .unknown(type: type)
+        }
+    }
+
+    static func device(_ v: Any) -> WireDevice? {
+        guard let o = v as? [String: Any] else { return nil }
+        let size = o["size_mm"] as? [Any] ?? []
+        return WireDevice(id: int(o["id"]) ?? 0, name: o["name"] as? String ?? "?",
+                          kind: DeviceKind(rawValue: o["kind"] as? String ?? "other"),
+                          node: o["node"] as? String ?? "?",
+                          widthMillimeters: size.count > 0 ? double(size[0]) ?? 0 : 0,
+                          heightMillimeters: size.count > 1 ? double(size[1]) ?? 0 : 0,
+                          sizeKnown: (o["size_known"] as? NSNumber)?.boolValue ?? false, slots: int(o["slots"]) ?? 0,
+                          contactProtocol: o["protocol"] as? String ?? "?")
+    }
+
+    /// JSON `true`/`false` come back as NSNumber too (and `1 is Bool` holds on Linux): tell them
+    /// apart by the boxed type.
+    static func isBoolean(_ v: Any) -> Bool {
+        guard let n = v as? NSNumber else { return false }
+        return String(cString: n.objCType) == "c" || String(describing: type(of: v)).contains("Boolean")
+    }
+
+    static func int(_ v: Any?) -> Int? {
+        guard let v, !isBoolean(v), let n = v as? NSNumber else { return nil }
+        let d = n.doubleValue
+        guard d.isFinite, d == d.rounded(), abs(d) < 1e15 else { return nil }
+        return Int(d)
+    }
+    static func double(_ v: Any?) -> Double? {
+        guard let v, !isBoolean(v), let n = v as? NSNumber else { return nil }
+        return n.doubleValue
+    }
+}
