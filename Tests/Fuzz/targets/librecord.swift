@@ -9,6 +9,10 @@ public func fuzzLibinputRecord(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let lines = bytes.reduce(1) { $0 + ($1 == 10 ? 1 : 0) }
     _ = LibinputRecordReader.looksLikeLibinputRecord(bytes)
+    // "time-overflow" (reported, crashers/open/librecord-time-overflow.yml): an event's seconds
+    // beyond Int64 microseconds trap in Instant(seconds:microseconds:); while that is open, smoke
+    // runs skip inputs with a 13-digit (or longer) number.
+    if tolerated("time-overflow") && hasLongNumber(bytes) { return 0 }
     do {
         let recording = try LibinputRecordReader.parse(bytes, file: "fuzz.yml")
         decodeAndCheck(recording)
@@ -39,4 +43,12 @@ func decodeAndCheck(_ recording: Recording) {
         }
     }
     _ = decoder.drainDiagnostics()
+}
+
+private func hasLongNumber(_ bytes: [UInt8]) -> Bool {
+    var run = 0
+    for b in bytes {
+        if b >= 48 && b <= 57 { run += 1; if run >= 13 { return true } } else { run = 0 }
+    }
+    return false
 }
