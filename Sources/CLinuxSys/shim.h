@@ -1,7 +1,23 @@
 // Linux system headers the Glibc module map leaves out: epoll, timerfd, signalfd, peer credentials.
-#define _GNU_SOURCE 1
+// No _GNU_SOURCE here: it would redefine glibc structs (fd_set) differently from the Glibc module.
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+
+/* accept4 and struct ucred are declared only under _GNU_SOURCE, which must not be defined here
+ * (see above); these wrappers give Swift the two calls the socket server needs. */
+extern int accept4(int fd, struct sockaddr *addr, socklen_t *addrlen, int flags);
+
+static inline int gestured_accept4(int fd, int flags) {
+    return accept4(fd, (struct sockaddr *)0, (socklen_t *)0, flags);
+}
+
+/* The peer of a connected Unix socket (SO_PEERCRED, 17 on Linux). */
+struct gestured_peer_credentials { int pid; unsigned int uid; unsigned int gid; };
+
+static inline int gestured_peer_credentials(int fd, struct gestured_peer_credentials *out) {
+    socklen_t len = sizeof *out;
+    return getsockopt(fd, SOL_SOCKET, 17, out, &len);
+}

@@ -130,7 +130,7 @@ public final class SocketServer: GestureSubscriber {
 
     private func acceptAll() {
         while true {
-            let fd = accept4(listenFD, __SOCKADDR_ARG(__sockaddr__: nil), nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+            let fd = gestured_accept4(listenFD, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
             if fd < 0 {
                 if errno == EINTR { continue }
                 if errno != EAGAIN && errno != EWOULDBLOCK {
@@ -138,9 +138,8 @@ public final class SocketServer: GestureSubscriber {
                 }
                 return
             }
-            var cred = ucred()
-            var len = socklen_t(MemoryLayout<ucred>.size)
-            _ = getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len)
+            var cred = gestured_peer_credentials(pid: -1, uid: UInt32.max, gid: UInt32.max)
+            _ = gestured_peer_credentials(fd, &cred)
             let groups = Self.supplementaryGroups(pid: cred.pid)
             guard policy.allows(uid: cred.uid, gid: cred.gid, groups: groups) else {
                 log.notice("socket: refused client pid \(cred.pid) uid \(cred.uid) gid \(cred.gid): not in socket.allowed_uids/allowed_gids")

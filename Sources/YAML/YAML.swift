@@ -84,7 +84,7 @@ public func parseYAML(_ text: String) throws(YAMLError) -> Node? {
                 let problem = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
                 let context = parser.context.map { String(cString: $0) }
                 let m = parser.problem_mark
-                throw YAMLError(mark: Mark(line: Int(m.line) + 1, column: Int(m.column) + 1),
+                throw YAMLError(mark: clampedMark(line: Int(m.line) + 1, column: Int(m.column) + 1, in: buf),
                                 message: context.map { "\(problem) \($0)" } ?? problem)
             }
             defer { yaml_event_delete(&event) }
@@ -147,4 +147,24 @@ private struct Builder {
         if let anchor { anchors[anchor] = node }
         if stack.isEmpty { root = node } else { stack[stack.count - 1].items.append(node) }
     }
+}
+
+/// libyaml can put an error at end of input one line past the last one (e.g. "a: 1\nb" gives 3:1);
+/// a person should be sent to a place that exists, so such a mark becomes the end of the last line.
+func clampedMark(line: Int, column: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Mark {
+    var lines = 1
+    var lastLineLength = 0
+    for b in bytes {
+        if b == UInt8(ascii: "\n") { lines += 1; lastLineLength = 0 } else { lastLineLength += 1 }
+    }
+    // A final newline ends the last line rather than starting an empty one.
+    if bytes.last == UInt8(ascii: "\n") && lines > 1 {
+        lines -= 1
+        var n = 0
+        var i = bytes.count - 2
+        while i >= 0 && bytes[i] != UInt8(ascii: "\n") { n += 1; i -= 1 }
+        lastLineLength = n
+    }
+    if line > lines { return Mark(line: lines, column: lastLineLength + 1) }
+    return Mark(line: max(1, line), column: max(1, column))
 }

@@ -17,12 +17,13 @@ func siblingExecutable(_ name: String) -> String? {
 /// A child process the bench started; killed and reaped on `stop()`.
 struct Child {
     var pid: pid_t
-    static func spawn(_ argv: [String], env: [String]? = nil, stdoutTo: String = "/dev/null",
+    static func spawn(_ argv: [String], env: [String]? = nil, stdinFD: Int32? = nil, stdoutTo: String = "/dev/null",
                       stderrTo: String = "/dev/null") -> Child? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let stdinFD { posix_spawn_file_actions_adddup2(&actions, stdinFD, 0) }
+        else { posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) }
         posix_spawn_file_actions_addopen(&actions, 1, stdoutTo, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, stderrTo, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let cargs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]

@@ -8,7 +8,11 @@
 import Glibc
 #endif
 
-let quick = CommandLine.arguments.contains("--quick")
+let arguments = CommandLine.arguments
+if arguments.count == 4 && arguments[1] == "--serve" {   // the daemon child of the socket figures
+    exit(serveMain(socketPath: arguments[2], configPath: arguments[3]))
+}
+let quick = arguments.contains("--quick")
 signal(SIGPIPE, SIG_IGN)
 
 benchDecodeAndRecognize(quick: quick)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# CI smoke run: builds every fuzz target and runs each for FUZZ_SECONDS (default 30, at most 60),
+# CI smoke run: builds every fuzz target and runs each for FUZZ_SECONDS (default 15, at most 60),
 # then replays every kept crasher against its target (each must now pass). Total ≤ 4 minutes.
 # Exit status is non-zero when a target finds a new crash or a kept crasher still fails.
 #
@@ -10,7 +10,7 @@
 #                  from TOLERATE.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-secs="${FUZZ_SECONDS:-30}"
+secs="${FUZZ_SECONDS:-15}"
 [ "$secs" -le 60 ] || secs=60
 "$here/build.sh"
 export SWIFT_BACKTRACE=enable=no

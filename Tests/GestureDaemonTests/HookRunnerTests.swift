@@ -175,7 +175,8 @@ func isZombieChild(_ pid: pid_t) -> Bool {
         let logs = LogBox()
         let runner = HookRunner(bindings: [binding("sleep 30")], limits: limits(max: 2, killAfterMs: 500), log: logs.log)
         for _ in 0..<5 { runner.handle(swipeLeft, device: pad) }
-        #expect(waitFor { runner.statistics.running == 2 })
+        #expect(waitFor { runner.statistics.started == 2 && logs.startedPIDs.count == 2 })
+        #expect(runner.statistics.running == 2)
         let s = runner.statistics
         #expect(s.started == 2 && s.droppedAtCap == 3)
         #expect(logs.contains("dropped: 2 hooks already running"))

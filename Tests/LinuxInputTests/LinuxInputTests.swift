@@ -7,8 +7,12 @@ import Foundation
 import Testing
 @testable import LinuxInput
 
-private func openFdCount() -> Int {
-    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+/// Open fds of this process whose /proc/self/fd link names `target` (e.g. "/dev/null",
+/// "anon_inode:inotify"). Counting only these keeps the check true while other suites, running
+/// in parallel in the same process, open and close fds of their own.
+private func openFdCount(to target: String) -> Int {
+    guard let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return -1 }
+    return fds.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)) == target }.count
 }
 
 @Suite struct InputErrorTests {
@@ -36,21 +40,26 @@ private func openFdCount() -> Int {
     }
 
     @Test func test_open_whenNotAnEvdevNode_throwsAndClosesItsFd() throws {
-        let before = openFdCount()
+        // A file of this test's own, so no other suite's fds are counted.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-evdev-\(getpid())-\(UInt64.random(in: 0...UInt64.max))").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("not an input device".utf8)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let before = openFdCount(to: path)
         for _ in 0..<50 {
             do {
-                _ = try EvdevDevice(path: "/dev/null")
-                Issue.record("/dev/null opened as an evdev device")
+                _ = try EvdevDevice(path: path)
+                Issue.record("\(path) opened as an evdev device")
             } catch {
                 #expect(error.operation == "libevdev_new_from_fd")
-                #expect(error.path == "/dev/null")
+                #expect(error.path == path)
             }
         }
-        #expect(openFdCount() == before)
+        #expect(before == 0)
+        #expect(openFdCount(to: path) == 0)
     }
 }
 
-@Suite struct DeviceMonitorTests {
+@Suite(.serialized) struct DeviceMonitorTests {
     private func scratchDirectory() -> String {
         let path = NSTemporaryDirectory() + "linuxinput-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -95,8 +104,8 @@ private func openFdCount() -> Int {
     @Test func test_deinit_closesTheInotifyFd() throws {
         let dir = scratchDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let before = openFdCount()
+        let before = openFdCount(to: "anon_inode:inotify")
         for _ in 0..<20 { _ = try DeviceMonitor(mode: .inotify, inputDirectory: dir) }
-        #expect(openFdCount() == before)
+        #expect(openFdCount(to: "anon_inode:inotify") == before)
     }
 }

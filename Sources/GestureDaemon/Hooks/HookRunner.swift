@@ -186,17 +186,20 @@ public final class HookRunner: Sendable {
         var limiter = OutputLimiter()
         var stopSent = false
         while true {
+            // Requests move from pending to running under one lock, so the cap check in
+            // `enqueue` (running + pending) never sees them in neither.
             let (requests, stopping, limits) = shared.withLock { s -> ([Request], Bool, HookLimits) in
                 defer { s.pending.removeAll() }
+                if !s.stopping { s.stats.running += s.pending.count }
                 return (s.pending, s.stopping, s.limits)
             }
             for r in requests {
                 if stopping { continue }
                 if let c = spawn(r, limits: limits) {
                     children.append(c)
-                    shared.withLock { $0.stats.started += 1; $0.stats.running += 1 }
+                    shared.withLock { $0.stats.started += 1 }
                 } else {
-                    shared.withLock { $0.stats.failedToStart += 1 }
+                    shared.withLock { $0.stats.failedToStart += 1; $0.stats.running -= 1 }
                 }
             }
             let now = HookSys.nowNanoseconds()

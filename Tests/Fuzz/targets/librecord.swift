@@ -9,11 +9,20 @@ public func fuzzLibinputRecord(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let lines = bytes.reduce(1) { $0 + ($1 == 10 ? 1 : 0) }
     _ = LibinputRecordReader.looksLikeLibinputRecord(bytes)
+    // "time-overflow" (reported, crashers/open/librecord-time-overflow.yml): an event's seconds
+    // beyond Int64 microseconds trap in Instant(seconds:microseconds:); while that is open, smoke
+    // runs skip inputs with a 13-digit (or longer) number.
+    if tolerated("time-overflow") && hasLongNumber(bytes) { return 0 }
     do {
         let recording = try LibinputRecordReader.parse(bytes, file: "fuzz.yml")
         decodeAndCheck(recording)
     } catch {
-        if error.line < 1 || error.line > lines { violated("error line \(error.line) of \(lines): \(error)") }
+        // libyaml also breaks lines on \r (and NEL, LS, PS), and moves to a new line at the end of
+        // the stream ("eof-mark", reported): judge line numbers of plain-\n input only.
+        let t = text(data, size)
+        let plain = !t.utf8.contains(13) && !t.unicodeScalars.contains { $0 == "\u{85}" || $0 == "\u{2028}" || $0 == "\u{2029}" }
+        let pastEnd = error.line == lines + 1 && tolerated("eof-mark")
+        if error.line < 1 || (plain && error.line > lines && !pastEnd) { violated("error line \(error.line) of \(lines): \(error)") }
     }
     return 0
 }
@@ -34,4 +43,12 @@ func decodeAndCheck(_ recording: Recording) {
         }
     }
     _ = decoder.drainDiagnostics()
+}
+
+private func hasLongNumber(_ bytes: [UInt8]) -> Bool {
+    var run = 0
+    for b in bytes {
+        if b >= 48 && b <= 57 { run += 1; if run >= 13 { return true } } else { run = 0 }
+    }
+    return false
 }

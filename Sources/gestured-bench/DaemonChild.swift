@@ -1,0 +1,127 @@
+// `gestured-bench --serve SOCKET`: the real daemon (GestureDaemon.Daemon, its epoll loop, bus and
+// socket server) in a child process, reading one synthetic touchscreen from its standard input —
+// 16-byte records, the PipeDeviceSource format. The parent writes events into that pipe and reads
+// gesture lines from the socket like any client, so figures include the pipe hop, the decoder, the
+// recognizers, JSON encoding and the socket write; the child's RSS is the daemon's own.
+#if canImport(Glibc)
+import Glibc
+#endif
+import GestureCore
+import GestureDaemon
+
+/// A device source reading PipeDeviceSource records from an inherited fd (the child's stdin).
+final class InheritedPipeSource: DeviceSource {
+    let fd: Int32
+    let node = "bench:stdin"
+    let description: DeviceDescription
+    let initialState = SlotDecoder.InitialState.empty
+    private var pending: [UInt8] = []
+    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+
+    init(fd: Int32, description: DeviceDescription) {
+        self.fd = fd
+        self.description = description
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
+    func read() -> SourceRead {
+        var status = SourceStatus.drained
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n > 0 { pending.append(contentsOf: buffer[0..<n]); if pending.count > 1 << 20 { status = .more; break }; continue }
+            if n == 0 { status = .ended; break }
+            if errno == EINTR { continue }
+            break
+        }
+        let count = pending.count / 16
+        var events: [InputEvent] = []
+        events.reserveCapacity(count)
+        pending.withUnsafeBytes { raw in
+            for i in 0..<count {
+                let o = i * 16
+                events.append(InputEvent(
+                    time: Instant(microseconds: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: o, as: Int64.self))),
+                    type: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 8, as: UInt16.self)),
+                    code: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 10, as: UInt16.self)),
+                    value: Int32(littleEndian: raw.loadUnaligned(fromByteOffset: o + 12, as: Int32.self))))
+            }
+        }
+        pending.removeFirst(count * 16)
+        return SourceRead(events: events, status: status)
+    }
+
+    func close() { Glibc.close(fd) }
+}
+
+/// The child side: runs until SIGTERM.
+func serveMain(socketPath: String, configPath: String) -> Int32 {
+    var options = DaemonOptions()
+    options.configPath = configPath
+    options.socketPath = socketPath
+    options.discoverDevices = false
+    let daemon: Daemon
+    do { daemon = try Daemon(options: options) } catch {
+        note("daemon: \(error.description)"); return 1
+    }
+    daemon.add(InheritedPipeSource(fd: 0, description: syntheticDevice))
+    return daemon.run()
+}
+
+/// Encodes events as PipeDeviceSource records.
+func pipeRecords(_ events: [InputEvent]) -> [UInt8] {
+    var b: [UInt8] = []
+    b.reserveCapacity(events.count * 16)
+    for e in events {
+        withUnsafeBytes(of: e.time.microseconds.littleEndian) { b.append(contentsOf: $0) }
+        withUnsafeBytes(of: e.type.littleEndian) { b.append(contentsOf: $0) }
+        withUnsafeBytes(of: e.code.littleEndian) { b.append(contentsOf: $0) }
+        withUnsafeBytes(of: e.value.littleEndian) { b.append(contentsOf: $0) }
+    }
+    return b
+}
+
+/// CLOCK_MONOTONIC in microseconds: the daemon reads device timestamps on that clock.
+func monotonicMicroseconds() -> Int64 { Int64(nowNanoseconds() / 1000) }
+
+/// The parent's handle on a `--serve` child: the write end of its device pipe and its socket.
+struct ServedDaemon {
+    let child: Child
+    let devicePipe: Int32
+    let socketPath: String
+    let directory: String
+
+    static func start() -> ServedDaemon? {
+        guard let me = siblingExecutable("gestured-bench") else { return nil }
+        let dir = makeTemporaryDirectory()
+        let config = dir + "/config.yaml"
+        writeFile(config, "log:\n  level: warning\nsocket:\n  queue_limit: 256\n")
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return nil }
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        let sock = dir + "/gestured.sock"
+        guard let child = Child.spawn([me, "--serve", sock, config], stdinFD: fds[0], stderrTo: dir + "/daemon.log") else { return nil }
+        close(fds[0])
+        for _ in 0..<500 {   // up to 5 s for the socket to appear
+            if access(sock, F_OK) == 0 { break }
+            if child.exited() != nil { break }
+            usleep(10_000)
+        }
+        guard access(sock, F_OK) == 0 else {
+            note("daemon did not start: \(readSmallFile(dir + "/daemon.log") ?? "")")
+            child.stop(); return nil
+        }
+        return ServedDaemon(child: child, devicePipe: fds[1], socketPath: sock, directory: dir)
+    }
+
+    func send(_ events: [InputEvent]) {
+        let bytes = pipeRecords(events)
+        var off = 0
+        while off < bytes.count {
+            let n = bytes[off...].withUnsafeBytes { write(devicePipe, $0.baseAddress, $0.count) }
+            if n <= 0 { if errno == EINTR { continue }; return }
+            off += n
+        }
+    }
+
+    func stop() { close(devicePipe); child.stop() }
+}

@@ -1,0 +1,27 @@
+import Testing
+import YAML
+
+/// YAML syntax errors must point at a line that exists (found by the YAML fuzz target: libyaml
+/// reports "a: 1\nb" at 3:1, one line past the end).
+@Suite struct YAMLMarkTests {
+    func errorMark(_ text: String) -> Mark? {
+        do { _ = try parseYAML(text); return nil } catch { return error.mark }
+    }
+
+    @Test func test_errorAtEndOfInput_pointsAtTheLastLine() {
+        let mark = errorMark("a: 1\nb")
+        #expect(mark == Mark(line: 2, column: 2))
+    }
+
+    @Test func test_errorAtEndOfInputWithFinalNewline_pointsAtTheLastLine() {
+        let mark = errorMark("a: 1\nb\n")
+        #expect(mark?.line == 2)
+    }
+
+    @Test func test_errorInsideTheInput_keepsLibyamlsMark() {
+        // A tab cannot start indentation: libyaml reports it where it is.
+        let mark = errorMark("a:\n  b: 1\n c: [1, 2\n")
+        #expect(mark != nil)
+        if let mark { #expect(mark.line >= 2 && mark.line <= 3) }
+    }
+}

@@ -1,0 +1,129 @@
+// Fault tests for hooks: children that hang, that leave a grandchild holding their output pipe,
+// and a flood of gestures against a cooldown. The daemon must never wait on a child, must reap
+// everything it started, and must not leak file descriptors.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import GestureConfig
+import GestureCore
+import GestureDaemon
+
+@Suite(.serialized) struct FaultHookTests {
+    static let device = HookDevice(name: "fault device", kind: .touchscreen, node: "/dev/input/event99")
+    static func gesture(_ n: Int) -> GestureEvent {
+        GestureEvent(kind: .tap, phase: .recognized, id: UInt64(n), fingers: 1, time: Instant(microseconds: Int64(n)))
+    }
+    static func binding(_ command: String, cooldown: Duration = .zero, timeout: Duration? = nil) -> Binding {
+        var b = Binding(gesture: .tap, phase: .recognized, command: command)
+        b.cooldown = cooldown
+        b.timeout = timeout
+        return b
+    }
+
+    static func openFDs() -> Int {
+        guard let d = opendir("/proc/self/fd") else { return -1 }
+        defer { closedir(d) }
+        var n = 0
+        while readdir(d) != nil { n += 1 }
+        return n
+    }
+
+    static func monotonicMs() -> Int64 {
+        var ts = timespec(); clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+
+    /// Waits (up to `ms`) until `condition` holds on the runner's statistics.
+    static func wait(_ runner: HookRunner, ms: Int64 = 5000, _ condition: (HookStatistics) -> Bool) -> HookStatistics {
+        let end = monotonicMs() + ms
+        var s = runner.statistics
+        while !condition(s) && monotonicMs() < end { usleep(5000); s = runner.statistics }
+        return s
+    }
+
+    @Test func test_hookThatForksAGrandchildHoldingItsOutput_isReaped_andOthersStillRun() throws {
+        var template = Array("/tmp/gestured-fault.XXXXXX".utf8CString)
+        let dir = String(cString: template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!)! })
+        let pidFile = dir + "/grandchild.pid"
+        let runner = HookRunner(limits: HookLimits(), log: { _, _ in })
+        // The shell exits at once; its background sleep keeps stdout/stderr (the runner's pipes) open.
+        #expect(runner.run(Self.binding("sleep 30 & echo $! > \(pidFile)", timeout: .seconds(60)),
+                           event: Self.gesture(1), device: Self.device))
+        let afterShell = Self.wait(runner) { $0.exited >= 1 }
+        #expect(afterShell.exited >= 1, "the shell's exit was not seen while its grandchild holds the pipe")
+        // The runner is not stuck on that pipe: a second hook runs and finishes.
+        #expect(runner.run(Self.binding("true"), event: Self.gesture(2), device: Self.device))
+        let s = Self.wait(runner) { $0.exited >= 2 && $0.running == 0 }
+        #expect(s.exited >= 2)
+        #expect(s.running == 0)
+        runner.shutdown()
+        if let text = try? String(contentsOfFile: pidFile), let pid = Int32(text.filter(\.isNumber)) { kill(pid, SIGKILL) }
+        unlink(pidFile); rmdir(dir)
+    }
+
+    @Test func test_hangingHooks_doNotDelayOthers_andAreEndedByTheirTimeout() {
+        var limits = HookLimits()
+        limits.maxConcurrent = 8
+        limits.killAfter = .milliseconds(200)
+        let runner = HookRunner(limits: limits, log: { _, _ in })
+        // Two hooks that hang (one ignores SIGTERM), then quick ones behind them.
+        #expect(runner.run(Self.binding("sleep 30", timeout: .milliseconds(300)), event: Self.gesture(1), device: Self.device))
+        #expect(runner.run(Self.binding("trap '' TERM; while :; do sleep 1; done", timeout: .milliseconds(300)),
+                           event: Self.gesture(2), device: Self.device))
+        let start = Self.monotonicMs()
+        for i in 0..<5 { #expect(runner.run(Self.binding("true"), event: Self.gesture(10 + i), device: Self.device)) }
+        let quick = Self.wait(runner) { $0.exited >= 5 }
+        #expect(quick.exited >= 5, "quick hooks did not finish while two hooks hang")
+        let ended = Self.wait(runner) { $0.running == 0 }
+        #expect(ended.running == 0)
+        #expect(ended.terminated + ended.killed >= 2)
+        #expect(ended.killed >= 1, "the hook that ignores SIGTERM was not killed")
+        #expect(Self.monotonicMs() - start < 5000)
+        runner.shutdown()
+    }
+
+    @Test func test_thousandGesturesInASecond_againstACooldown_startOnlyOnePerCooldown() {
+        let runner = HookRunner(limits: HookLimits(), log: { _, _ in })
+        let binding = Self.binding("true", cooldown: .milliseconds(100))
+        let start = Self.monotonicMs()
+        var accepted = 0
+        for i in 0..<1000 {
+            if runner.run(binding, event: Self.gesture(i), device: Self.device) { accepted += 1 }
+            usleep(1000)
+        }
+        let elapsed = Self.monotonicMs() - start
+        let s = Self.wait(runner) { $0.running == 0 && $0.started == accepted }
+        // At most one start per 100 ms window of the measured time (+1 for the first).
+        #expect(accepted >= 1)
+        #expect(accepted <= Int(elapsed / 100) + 1, "\(accepted) hooks started in \(elapsed) ms with a 100 ms cooldown")
+        #expect(s.started == accepted)
+        #expect(s.skippedInCooldown == 1000 - accepted)
+        #expect(s.running == 0)
+        runner.shutdown()
+    }
+
+    @Test func test_manyHooks_leaveNoFileDescriptorsOrChildrenBehind() {
+        let runner = HookRunner(limits: HookLimits(), log: { _, _ in })
+        // Warm up (the worker thread's own fds), then measure.
+        _ = runner.run(Self.binding("echo warm"), event: Self.gesture(0), device: Self.device)
+        _ = Self.wait(runner) { $0.exited >= 1 && $0.running == 0 }
+        let before = Self.openFDs()
+        var started = 1
+        for round in 0..<40 {
+            for i in 0..<5 {
+                if runner.run(Self.binding("echo out \(i); echo err \(i) >&2"), event: Self.gesture(round * 10 + i), device: Self.device) {
+                    started += 1
+                }
+            }
+            _ = Self.wait(runner) { $0.exited + $0.failedToStart >= started && $0.running == 0 }
+        }
+        #expect(started == 201, "hooks were dropped or skipped: \(runner.statistics)")
+        let s = Self.wait(runner) { $0.exited + $0.failedToStart >= started && $0.running == 0 }
+        #expect(s.exited == started)
+        #expect(Self.openFDs() == before, "fds before \(before), after \(Self.openFDs())")
+        var status: Int32 = 0
+        #expect(waitpid(-1, &status, WNOHANG) <= 0, "an unreaped child is left")
+        runner.shutdown()
+    }
+}
