@@ -147,7 +147,8 @@ public final class Daemon {
         signal(SIGPIPE, SIG_IGN)
         var set = sigset_t()
         sigemptyset(&set)
-        for sig in [SIGHUP, SIGTERM, SIGINT] { sigaddset(&set, sig) }
+        // An ignored signal never reaches a signalfd: reset what a parent may have set to SIG_IGN.
+        for sig in [SIGHUP, SIGTERM, SIGINT] { sigaddset(&set, sig); signal(sig, SIG_DFL) }
         pthread_sigmask(SIG_BLOCK, &set, nil)
         signalFD = signalfd(-1, &set, Int32(SFD_NONBLOCK) | Int32(SFD_CLOEXEC))
         guard signalFD >= 0 else { log.error("signalfd: \(Sys.errorString(errno))"); return }

@@ -1,8 +1,101 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GestureConfig
+import GestureCore
+import GestureDaemon
+import GestureWire
+
+let listenUsage = """
+    usage: gestured listen [--config FILE] [--socket PATH]
+
+    Runs the bindings of FILE in your session, from the gestures the system daemon streams on its
+    socket: commands get your environment (DISPLAY, WAYLAND_DISPLAY, DBUS_SESSION_BUS_ADDRESS), so
+    wtype, ydotool, xdotool and notify-send work. Reconnects with backoff (0.5 s doubling up to
+    30 s) when the daemon restarts. Only the `bindings` and `hooks` sections of FILE are used
+    (and `socket.path` when --socket is not given).
+
+      --config FILE   bindings (default ~/.config/gestured/config.yaml)
+      --socket PATH   the daemon's socket (default: socket.path of FILE, /run/gestured/gestured.sock)
+      -h, --help      this text
+
+    """
 
 func listenMain(_ arguments: [String]) -> Int32 {
-    eprint("gestured listen: not implemented yet")
-    return 1
+    var configPath: String?
+    var socketPath: String?
+    var i = 0
+    while i < arguments.count {
+        let a = arguments[i]
+        switch a {
+        case "-h", "--help": print(listenUsage, terminator: ""); return 0
+        case "--config", "--socket":
+            guard i + 1 < arguments.count else { eprint("gestured listen: \(a) needs a value"); return 2 }
+            i += 1
+            if a == "--config" { configPath = arguments[i] } else { socketPath = arguments[i] }
+        default:
+            eprint("gestured listen: unknown option '\(a)'\n\n" + listenUsage, terminator: "")
+            return 2
+        }
+        i += 1
+    }
+    // A parent may hand us blocked or ignored signals (Dispatch threads block them): make SIGTERM
+    // and SIGINT stop us as they should.
+    var set = sigset_t()
+    sigemptyset(&set)
+    for sig in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, sig); signal(sig, SIG_DFL) }
+    pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    signal(SIGPIPE, SIG_IGN)
+    let path = configPath ?? ((getenv("HOME").map { String(cString: $0) } ?? "") + "/.config/gestured/config.yaml")
+    let config: Config
+    do { config = try Config.load(path: path) } catch {
+        eprint("gestured listen: config error: \(error.description)")
+        return 1
+    }
+    if config.bindings.isEmpty { eprint("gestured listen: \(path) has no bindings; gestures will only be logged") }
+    let socket = socketPath ?? config.socket.path
+    let runner = HookRunner(bindings: config.bindings, limits: config.hooks) { priority, message in
+        eprint((priority <= 4 ? "gestured listen: warning: " : "gestured listen: ") + message)
+    }
+    defer { runner.shutdown() }
+    // Ask only for what is bound (an empty list would mean nothing: then ask for everything).
+    let kinds = Set(config.bindings.map(\.gesture))
+    let subscribe = WireEncoder.subscribe(Subscription(kinds: kinds.isEmpty ? nil : kinds))
+
+    var backoffMs = 500
+    var reported = false
+    while true {
+        guard let fd = connectSocket(socket, quiet: reported) else {
+            if !reported { eprint("gestured listen: retrying with backoff (up to 30 s)") }
+            reported = true
+            usleep(UInt32(backoffMs) * 1000)
+            backoffMs = min(backoffMs * 2, 30_000)
+            continue
+        }
+        backoffMs = 500
+        reported = false
+        writeLine(fd, subscribe)
+        var nodes: [String: String] = [:]           // device name → node, from hello/deviceAdded
+        var reader = LineReader(fd: fd)
+        while let line = reader.next() {
+            let message: ServerMessage
+            do { message = try WireDecoder.serverMessage(line) } catch {
+                eprint("gestured listen: gestured bug: unparsable line from the daemon (\(error.reason)): \(line)")
+                continue
+            }
+            switch message {
+            case .hello(_, let v, let devices):
+                eprint("gestured listen: connected to gestured \(v) on \(socket), \(devices.count) device(s), \(config.bindings.count) binding(s)")
+                for d in devices { nodes[d.name] = d.node }
+            case .deviceAdded(let d): nodes[d.name] = d.node
+            case .gesture(let g, let d):
+                runner.handle(g, device: HookDevice(name: d.name, kind: d.kind, node: nodes[d.name] ?? ""))
+            case .dropped(let n): eprint("gestured listen: warning: the daemon dropped \(n) event(s) for this client")
+            case .error(let r): eprint("gestured listen: the daemon says: \(r)")
+            default: break
+            }
+        }
+        close(fd)
+        eprint("gestured listen: the daemon closed the connection; reconnecting")
+    }
 }

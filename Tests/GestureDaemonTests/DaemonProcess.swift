@@ -49,9 +49,9 @@ final class DaemonProcess {
         try DaemonProcess([], extraEnvironment: extra)
     }
 
-    init(_ args: [String], config: String? = nil, extraEnvironment: [String: String] = [:]) throws {
+    init(_ args: [String], config: String? = nil, extraEnvironment: [String: String] = [:], directory: String? = nil) throws {
         guard let bin = TestPaths.binary else { throw TestFailure(description: "the gestured binary is not built next to the tests") }
-        dir = TestPaths.tempDirectory()
+        dir = directory ?? TestPaths.tempDirectory()
         socket = dir + "/s.sock"
         logPath = dir + "/log"
         var argv = ["run", "--socket", socket, "--no-discovery"]

@@ -63,6 +63,38 @@ import GestureWire
         #expect(text == "swipe 4 up touchscreen replay:\(Self.swipe4)\n", "hook output: '\(text)'; log: \(d.log)")
     }
 
+    /// `gestured listen` started before the daemon: it retries with backoff, connects, and runs
+    /// the user's binding for the replayed swipe.
+    @Test func listenReconnectsAndRunsBindings() throws {
+        guard let bin = TestPaths.binary else { throw TestFailure(description: "no gestured binary") }
+        let dir = TestPaths.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let out = dir + "/listen.out"
+        let userConfig = dir + "/user.yaml"
+        try """
+            bindings:
+              - gesture: swipe
+                fingers: 4
+                command: 'echo "listen $GESTURE_KIND $GESTURE_DIRECTION" >> \(out)'
+            """.write(toFile: userConfig, atomically: true, encoding: .utf8)
+        let listen = Process()
+        listen.executableURL = URL(fileURLWithPath: bin)
+        listen.arguments = ["listen", "--config", userConfig, "--socket", dir + "/s.sock"]
+        listen.standardError = FileHandle.nullDevice
+        try listen.run()
+        defer { listen.terminate(); listen.waitUntilExit() }
+        usleep(300_000)                                // it has tried and failed at least once
+        let d = try DaemonProcess(["--replay", Self.swipe4, "--replay-wait-for-clients", "1"], directory: dir)
+        defer { _ = d.stop() }
+        var text = ""
+        for _ in 0..<600 {
+            text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+            if !text.isEmpty { break }
+            usleep(25_000)
+        }
+        #expect(text == "listen swipe up\n", "listen's hook wrote '\(text)'; daemon log: \(d.log)")
+    }
+
     /// Three clients; one never reads. The other two get every gesture of four replays; the
     /// stalled one, once it reads, learns how much it missed through `dropped`.
     @Test func stalledClientNeverBlocksTheOthers() throws {
