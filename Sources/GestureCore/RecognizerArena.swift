@@ -264,11 +264,7 @@ public struct RecognizerArena: Sendable {
     /// The count stayed changed past the debounce: cancel what is in flight, start afresh.
     private mutating func restartAfterCountChange(at time: Instant) {
         let m = tracker.sample
-        pan.finish(.cancelled, m, at: time, sink: &sink)
-        pinch.finish(.cancelled, m, thresholds, at: time, sink: &sink)
-        rotate.finish(.cancelled, m, at: time, sink: &sink)
-        edge.finish(.cancelled, m, at: time, sink: &sink)
-        longPress.finish(.cancelled, at: time, m, sink: &sink)
+        cancelContinuous(m, at: time)
         tracker.rebase()
         committed = nil
         sequenceFingers = m.fingers
@@ -379,13 +375,17 @@ public struct RecognizerArena: Sendable {
     }
 
     private mutating func cancelInFlight(at time: Instant) {
-        let m = tracker.sample
+        cancelContinuous(tracker.sample, at: time)
+        resetAll()
+    }
+
+    /// Every continuous gesture in flight ends `cancelled` (pan, pinch, rotate, edge swipe, long press).
+    private mutating func cancelContinuous(_ m: MotionSample, at time: Instant) {
         pan.finish(.cancelled, m, at: time, sink: &sink)
         pinch.finish(.cancelled, m, thresholds, at: time, sink: &sink)
         rotate.finish(.cancelled, m, at: time, sink: &sink)
         edge.finish(.cancelled, m, at: time, sink: &sink)
         longPress.finish(.cancelled, at: time, m, sink: &sink)
-        resetAll()
     }
 
     private mutating func resetAll() {

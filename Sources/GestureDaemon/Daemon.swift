@@ -224,9 +224,15 @@ public final class Daemon {
     @discardableResult
     public func add(_ source: DeviceSource, thresholds: Thresholds? = nil) -> DeviceSession {
         let bound = Self.recognition(for: config)
+        let settings = config.settings(for: source.description)
+        let transform = AxisTransform(rotationDegrees: settings.rotation, invertX: settings.invertX, invertY: settings.invertY)
         let s = DeviceSession(id: nextDeviceId, source: source,
-                              thresholds: thresholds ?? config.thresholds(for: source.description),
-                              boundKinds: bound.kinds, doubleTapFingerCounts: bound.doubleTapFingers)
+                              thresholds: thresholds ?? settings.thresholds,
+                              boundKinds: bound.kinds, doubleTapFingerCounts: bound.doubleTapFingers,
+                              transform: transform)
+        if !transform.isIdentity {
+            log.info("devices: \(source.node): axes rotated \(transform.rotationDegrees)°\(transform.invertX ? ", x inverted" : "")\(transform.invertY ? ", y inverted" : "") (config)")
+        }
         nextDeviceId += 1
         sessions[source.fd] = s
         loop.add(source.fd) { [unowned self, unowned s] _ in self.readable(s) }

@@ -15,15 +15,20 @@ public final class DeviceSession {
     public let source: DeviceSource
     public let wire: WireDevice
     private var pipeline: Replayer
+    /// Rotation/inversion from the config (`devices:`), applied to raw events before decoding.
+    public let transform: AxisTransform
     public private(set) var resyncs = 0
 
     public init(id: Int, source: DeviceSource, thresholds: Thresholds,
                 boundKinds: Set<GestureKind> = Set(GestureKind.all),
-                doubleTapFingerCounts: Set<Int> = Set(1...5), swipeDirections: Int = 4) {
+                doubleTapFingerCounts: Set<Int> = Set(1...5), swipeDirections: Int = 4,
+                transform: AxisTransform = .identity) {
         self.id = id
         self.source = source
-        self.wire = WireDevice(id: id, node: source.node, description: source.description)
-        pipeline = Replayer(device: source.description, thresholds: thresholds, boundKinds: boundKinds,
+        self.transform = transform
+        let device = transform.apply(to: source.description)
+        self.wire = WireDevice(id: id, node: source.node, description: device)
+        pipeline = Replayer(device: device, thresholds: thresholds, boundKinds: boundKinds,
                             doubleTapFingerCounts: doubleTapFingerCounts, swipeDirections: swipeDirections,
                             initialState: source.initialState)
     }
@@ -35,7 +40,12 @@ public final class DeviceSession {
     public func readAvailable(_ emit: (Output) -> Void) -> SourceRead {
         let r = source.read()
         resyncs += r.resyncCount
-        for e in r.events { pipeline.feed(e) { emit(Self.map($0)) } }
+        if transform.isIdentity {
+            for e in r.events { pipeline.feed(e) { emit(Self.map($0)) } }
+        } else {
+            let original = source.description
+            for e in r.events { pipeline.feed(transform.apply(e, device: original)) { emit(Self.map($0)) } }
+        }
         return SourceRead(events: [], resyncCount: r.resyncCount, status: r.status)
     }
 

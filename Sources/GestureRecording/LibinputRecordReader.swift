@@ -144,6 +144,10 @@ public enum LibinputRecordReader {
                     }
                     let sec = try int(f[0], "seconds"), usec = try int(f[1], "microseconds")
                     guard usec >= 0 && usec < 1_000_000 else { throw fail(f[1], "expected microseconds 0…999999, found \(usec)") }
+                    // Instants are Int64 microseconds; 10^12 s (31 000 years) is far past any clock.
+                    guard sec >= 0 && sec < 1_000_000_000_000 else {
+                        throw fail(f[0], "expected seconds between 0 and 999999999999, found \(sec)")
+                    }
                     events.append(InputEvent(time: Instant(seconds: sec, microseconds: usec),
                                              type: try uint16(f[2], "an event type"), code: try uint16(f[3], "an event code"),
                                              value: try int32(f[4], "an event value")))

@@ -289,8 +289,10 @@ public enum WireDecoder {
             let info = GestureJSON.DeviceInfo(name: dev?["name"] as? String ?? "?",
                                               kind: DeviceKind(rawValue: dev?["kind"] as? String ?? "other"))
             let t = double(obj["time"]) ?? 0
+            let idValue = int(obj["id"]) ?? 0
+            guard let id = UInt64(exactly: idValue) else { throw WireError("gesture: \"id\" must be a non-negative integer, not \(idValue)") }
             var g = GestureEvent(kind: GestureKind(rawValue: kind), phase: phase,
-                                 id: UInt64(int(obj["id"]) ?? 0), fingers: int(obj["fingers"]) ?? 0,
+                                 id: id, fingers: int(obj["fingers"]) ?? 0,
                                  time: Instant(microseconds: Int64((t * 1_000_000).rounded())))
             g.direction = (obj["direction"] as? String).map(GestureDirection.init(rawValue:))
             g.edge = (obj["edge"] as? String).flatMap(Edge.init(rawValue:))

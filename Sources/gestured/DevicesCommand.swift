@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GestureCore
+import GestureWire
 import LinuxInput
 
 private let devicesHelp = """
@@ -87,22 +88,9 @@ func hex4(_ v: UInt16) -> String {
 }
 
 func jsonString(_ s: String) -> String {
-    var out = "\""
-    for u in s.unicodeScalars {
-        switch u {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if u.value < 0x20 {
-                let h = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-            } else { out.unicodeScalars.append(u) }
-        }
-    }
-    return out + "\""
+    var out = ""
+    GestureJSON.appendString(s, to: &out)
+    return out
 }
 
 extension String {

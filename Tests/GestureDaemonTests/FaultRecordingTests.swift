@@ -94,40 +94,38 @@ import GestureRecording
         _ = gestures
     }
 
-    /// Tests/Fuzz/crashers/open/librecord-time-overflow.yml: an event time of 77 777 777 777 777 s
-    /// traps in Instant(seconds:microseconds:) (LibinputRecordReader.swift, parse; Instant.swift
-    /// init(seconds:microseconds:) multiplies unchecked). Reported: the reader should reject it
-    /// with its line number. Replayed in an exit test; a known issue until fixed.
-    @Test func test_libinputRecord_withHugeEventTime_isAnErrorNotACrash() async {
-        await withKnownIssue("LibinputRecordReader traps on an event time beyond Int64 microseconds (reported)") {
-            await #expect(processExitsWith: .success) {
-                let text = """
-                version: 1
-                ndevices: 1
-                devices:
-                - node: /dev/input/event9
-                  evdev:
-                    name: "pad"
-                    id: [17, 2, 7, 433]
-                    codes:
-                      0: [0, 1, 2]
-                      3: [0, 1, 47, 53, 54, 57]
-                    absinfo:
-                      0: [0, 1000, 0, 0, 12]
-                      1: [0, 800, 0, 0, 12]
-                      47: [0, 1, 0, 0, 0]
-                      53: [0, 1000, 0, 0, 12]
-                      54: [0, 800, 0, 0, 12]
-                      57: [0, 65535, 0, 0, 0]
-                    properties: [0, 2]
-                  events:
-                  - evdev:
-                    - [  77777777777777,  12000,   3,  53,  3100]
-                    - [  77777777777777,  12000,   0,   0,     0]
+    /// Tests/Fuzz/crashers/librecord-time-overflow.yml: an event time of 77 777 777 777 777 s
+    /// trapped in Instant(seconds:microseconds:); the reader now rejects it with its line.
+    @Test func test_libinputRecord_withHugeEventTime_isAnErrorNotACrash() throws {
+        let text = """
+        version: 1
+        ndevices: 1
+        devices:
+        - node: /dev/input/event9
+          evdev:
+            name: "pad"
+            id: [17, 2, 7, 433]
+            codes:
+              0: [0, 1, 2]
+              3: [0, 1, 47, 53, 54, 57]
+            absinfo:
+              0: [0, 1000, 0, 0, 12]
+              1: [0, 800, 0, 0, 12]
+              47: [0, 1, 0, 0, 0]
+              53: [0, 1000, 0, 0, 12]
+              54: [0, 800, 0, 0, 12]
+              57: [0, 65535, 0, 0, 0]
+            properties: [0, 2]
+          events:
+          - evdev:
+            - [  77777777777777,  12000,   3,  53,  3100]
+            - [  77777777777777,  12000,   0,   0,     0]
 
-                """
-                _ = try? LibinputRecordReader.parse(Array(text.utf8), file: "huge-time.yml")
-            }
+        """
+        let error = #expect(throws: RecordingError.self) {
+            try LibinputRecordReader.parse(Array(text.utf8), file: "huge-time.yml")
         }
+        #expect(error?.description.contains("huge-time.yml:") == true)
+        #expect(error?.description.contains("seconds") == true)
     }
 }

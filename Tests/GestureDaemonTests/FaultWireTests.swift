@@ -6,14 +6,14 @@ import Testing
 import GestureWire
 
 @Suite struct FaultWireTests {
-    /// Tests/Fuzz/crashers/open/wire-negative-gesture-id: `"id":-1` in a gesture line traps in
-    /// `UInt64(int(obj["id"]) ?? 0)` (WireProtocol.swift, WireDecoder.serverMessage). Reported;
-    /// a known issue until the decoder rejects (or clamps) a negative id.
+    /// Tests/Fuzz/crashers/wire-negative-gesture-id: `"id":-1` in a gesture line trapped in
+    /// `UInt64(int(obj["id"]) ?? 0)`; it is now a WireError.
     @Test func test_serverMessage_withNegativeGestureId_doesNotCrash() async {
-        await withKnownIssue("WireDecoder.serverMessage traps on a negative gesture id (reported)") {
-            await #expect(processExitsWith: .success) {
-                _ = try? WireDecoder.serverMessage(#"{"type":"gesture","gesture":"pan","phase":"began","id":-1,"fingers":1}"#)
-            }
+        await #expect(processExitsWith: .success) {
+            _ = try? WireDecoder.serverMessage(#"{"type":"gesture","gesture":"pan","phase":"began","id":-1,"fingers":1}"#)
+        }
+        #expect(throws: WireError.self) {
+            try WireDecoder.serverMessage(#"{"type":"gesture","gesture":"pan","phase":"began","id":-1,"fingers":1}"#)
         }
     }
 

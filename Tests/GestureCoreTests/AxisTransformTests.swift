@@ -1,0 +1,77 @@
+import Testing
+@testable import GestureCore
+
+/// A rotated touchscreen: 200 × 100 mm, 10 units per mm, protocol B.
+@Suite struct AxisTransformTests {
+    let screen = DeviceDescription(
+        name: "rotated panel", properties: [InputProperty.direct],
+        codes: [EventType.key: [KeyCode.btnTouch]],
+        absInfo: [
+            AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 9),
+            AbsCode.mtTrackingId: AbsInfo(minimum: 0, maximum: 65535),
+            AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 2000, resolution: 10),
+            AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 1000, resolution: 10),
+        ])
+
+    /// One finger down at device units (x, y); returns where the decoder puts it, in mm.
+    func touchDown(at x: Int32, _ y: Int32, _ t: AxisTransform) -> (x: Double, y: Double, width: Double, height: Double)? {
+        let device = t.apply(to: screen)
+        var decoder = SlotDecoder(device: device)
+        let raw = [
+            InputEvent(time: .zero, type: EventType.abs, code: AbsCode.mtTrackingId, value: 1),
+            InputEvent(time: .zero, type: EventType.abs, code: AbsCode.mtPositionX, value: x),
+            InputEvent(time: .zero, type: EventType.abs, code: AbsCode.mtPositionY, value: y),
+            InputEvent(time: .zero, type: EventType.key, code: KeyCode.btnTouch, value: 1),
+            InputEvent(time: .zero, type: EventType.syn, code: SynCode.report, value: 0),
+        ]
+        var frame: TouchFrame?
+        for e in raw { if let f = decoder.decode(t.apply(e, device: screen)) { frame = f } }
+        guard let touch = frame?.touches.first else { return nil }
+        return (touch.x, touch.y, device.size.width, device.size.height)
+    }
+
+    @Test func test_identity_leavesPositionsAlone() throws {
+        let p = try #require(touchDown(at: 100, 200, .identity))
+        #expect(abs(p.x - 10) < 0.01 && abs(p.y - 20) < 0.01)
+        #expect(p.width == 200 && p.height == 100)
+    }
+
+    @Test func test_rotation90_putsTheTopLeftCornerAtTheTopRight() throws {
+        let p = try #require(touchDown(at: 0, 0, AxisTransform(rotationDegrees: 90)))
+        // The surface is now 100 wide, 200 high; (0,0) went clockwise to the top-right corner.
+        #expect(p.width == 100 && p.height == 200)
+        #expect(abs(p.x - 100) < 0.01 && abs(p.y - 0) < 0.01)
+    }
+
+    @Test func test_rotation90_movesAPointClockwise() throws {
+        // 10 mm right of the top-left, 20 mm down → 20 mm from the right edge, 10 mm down.
+        let p = try #require(touchDown(at: 100, 200, AxisTransform(rotationDegrees: 90)))
+        #expect(abs(p.x - 80) < 0.01 && abs(p.y - 10) < 0.01)
+    }
+
+    @Test func test_rotation180_mirrorsBothAxes() throws {
+        let p = try #require(touchDown(at: 100, 200, AxisTransform(rotationDegrees: 180)))
+        #expect(abs(p.x - 190) < 0.01 && abs(p.y - 80) < 0.01)
+        #expect(p.width == 200 && p.height == 100)
+    }
+
+    @Test func test_rotation270_movesAPointCounterclockwise() throws {
+        let p = try #require(touchDown(at: 100, 200, AxisTransform(rotationDegrees: 270)))
+        #expect(abs(p.x - 20) < 0.01 && abs(p.y - 190) < 0.01)
+    }
+
+    @Test func test_invertX_mirrorsOnlyX_afterTheRotation() throws {
+        let p = try #require(touchDown(at: 100, 200, AxisTransform(rotationDegrees: 0, invertX: true)))
+        #expect(abs(p.x - 190) < 0.01 && abs(p.y - 20) < 0.01)
+        let q = try #require(touchDown(at: 100, 200, AxisTransform(rotationDegrees: 90, invertY: true)))
+        #expect(abs(q.x - 80) < 0.01 && abs(q.y - 190) < 0.01)
+    }
+
+    @Test func test_otherEvents_passUnchanged() {
+        let t = AxisTransform(rotationDegrees: 90, invertX: true)
+        let e = InputEvent(time: .zero, type: EventType.abs, code: AbsCode.mtTrackingId, value: 7)
+        #expect(t.apply(e, device: screen) == e)
+        let k = InputEvent(time: .zero, type: EventType.key, code: KeyCode.btnTouch, value: 1)
+        #expect(t.apply(k, device: screen) == k)
+    }
+}
