@@ -103,27 +103,34 @@ import GestureDaemon
         runner.shutdown()
     }
 
-    @Test func test_manyHooks_leaveNoFileDescriptorsOrChildrenBehind() {
-        let runner = HookRunner(limits: HookLimits(), log: { _, _ in })
-        // Warm up (the worker thread's own fds), then measure.
-        _ = runner.run(Self.binding("echo warm"), event: Self.gesture(0), device: Self.device)
-        _ = Self.wait(runner) { $0.exited >= 1 && $0.running == 0 }
-        let before = Self.openFDs()
-        var started = 1
-        for round in 0..<40 {
-            for i in 0..<5 {
-                if runner.run(Self.binding("echo out \(i); echo err \(i) >&2"), event: Self.gesture(round * 10 + i), device: Self.device) {
-                    started += 1
+    /// Runs in a child process of its own (an exit test): the fd count and `waitpid(-1)` see only
+    /// this runner's work, not the fds and children of suites running in parallel.
+    @Test func test_manyHooks_leaveNoFileDescriptorsOrChildrenBehind() async {
+        await #expect(processExitsWith: .success) {
+            let runner = HookRunner(limits: HookLimits(), log: { _, _ in })
+            // Warm up (the worker thread's own fds), then measure.
+            _ = runner.run(FaultHookTests.binding("echo warm"), event: FaultHookTests.gesture(0), device: FaultHookTests.device)
+            _ = FaultHookTests.wait(runner) { $0.exited >= 1 && $0.running == 0 }
+            let before = FaultHookTests.openFDs()
+            var started = 1
+            for round in 0..<40 {
+                for i in 0..<5 {
+                    if runner.run(FaultHookTests.binding("echo out \(i); echo err \(i) >&2"),
+                                  event: FaultHookTests.gesture(round * 10 + i), device: FaultHookTests.device) {
+                        started += 1
+                    }
                 }
+                _ = FaultHookTests.wait(runner) { $0.exited + $0.failedToStart >= started && $0.running == 0 }
             }
-            _ = Self.wait(runner) { $0.exited + $0.failedToStart >= started && $0.running == 0 }
+            let s = FaultHookTests.wait(runner) { $0.exited + $0.failedToStart >= started && $0.running == 0 }
+            var status: Int32 = 0
+            let unreaped = waitpid(-1, &status, WNOHANG) > 0
+            let after = FaultHookTests.openFDs()
+            runner.shutdown()
+            if started != 201 || s.exited != started || after != before || unreaped {
+                print("hooks started \(started)/201, exited \(s.exited), fds before \(before) after \(after), unreaped child: \(unreaped)")
+                exit(1)
+            }
         }
-        #expect(started == 201, "hooks were dropped or skipped: \(runner.statistics)")
-        let s = Self.wait(runner) { $0.exited + $0.failedToStart >= started && $0.running == 0 }
-        #expect(s.exited == started)
-        #expect(Self.openFDs() == before, "fds before \(before), after \(Self.openFDs())")
-        var status: Int32 = 0
-        #expect(waitpid(-1, &status, WNOHANG) <= 0, "an unreaped child is left")
-        runner.shutdown()
     }
 }
