@@ -77,6 +77,7 @@ public func parseYAML(_ text: String) throws(YAMLError) -> Node? {
     let bytes = Array(text.utf8)
     return try bytes.withUnsafeBufferPointer { (buf) throws(YAMLError) -> Node? in
         yaml_parser_set_input_string(&parser, buf.baseAddress, buf.count)
+        let extent = TextExtent(buf)
         var builder = Builder()
         while true {
             var event = yaml_event_t()
@@ -84,11 +85,12 @@ public func parseYAML(_ text: String) throws(YAMLError) -> Node? {
                 let problem = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
                 let context = parser.context.map { String(cString: $0) }
                 let m = parser.problem_mark
-                throw YAMLError(mark: clampedMark(line: Int(m.line) + 1, column: Int(m.column) + 1, in: buf),
+                throw YAMLError(mark: clampedMark(line: Int(m.line) + 1, column: Int(m.column) + 1, extent: extent),
                                 message: context.map { "\(problem) \($0)" } ?? problem)
             }
             defer { yaml_event_delete(&event) }
-            let mark = Mark(line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
+            var mark = Mark(line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
+            if mark.line > extent.lines { mark = Mark(line: extent.lines, column: extent.lastLineLength + 1) }
             switch event.type {
             case YAML_STREAM_END_EVENT:
                 return builder.root
@@ -149,22 +151,24 @@ private struct Builder {
     }
 }
 
-/// libyaml can put an error at end of input one line past the last one (e.g. "a: 1\nb" gives 3:1);
-/// a person should be sent to a place that exists, so such a mark becomes the end of the last line.
-func clampedMark(line: Int, column: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Mark {
+/// How many lines a text has and how long its last one is (a final newline ends the last line
+/// rather than starting an empty one).
+struct TextExtent {
     var lines = 1
     var lastLineLength = 0
-    for b in bytes {
-        if b == UInt8(ascii: "\n") { lines += 1; lastLineLength = 0 } else { lastLineLength += 1 }
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var previous = 0
+        for b in bytes {
+            if b == UInt8(ascii: "\n") { lines += 1; previous = lastLineLength; lastLineLength = 0 } else { lastLineLength += 1 }
+        }
+        if bytes.last == UInt8(ascii: "\n") && lines > 1 { lines -= 1; lastLineLength = previous }
     }
-    // A final newline ends the last line rather than starting an empty one.
-    if bytes.last == UInt8(ascii: "\n") && lines > 1 {
-        lines -= 1
-        var n = 0
-        var i = bytes.count - 2
-        while i >= 0 && bytes[i] != UInt8(ascii: "\n") { n += 1; i -= 1 }
-        lastLineLength = n
-    }
-    if line > lines { return Mark(line: lines, column: lastLineLength + 1) }
+}
+
+/// libyaml can put a mark at end of input one line past the last one (e.g. an error in "a: 1\nb"
+/// at 3:1, the empty document "---" at 2:1); a person should be sent to a place that exists, so
+/// such a mark becomes the end of the last line.
+func clampedMark(line: Int, column: Int, extent: TextExtent) -> Mark {
+    if line > extent.lines { return Mark(line: extent.lines, column: extent.lastLineLength + 1) }
     return Mark(line: max(1, line), column: max(1, column))
 }

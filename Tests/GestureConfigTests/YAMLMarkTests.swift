@@ -25,3 +25,14 @@ import YAML
         if let mark { #expect(mark.line >= 2 && mark.line <= 3) }
     }
 }
+
+@Suite struct YAMLNodeMarkTests {
+    /// Found by the libinput-record fuzz target: the empty document "---" (no newline) gave its
+    /// null node a mark on line 2 of a 1-line text.
+    @Test func test_emptyDocumentNode_isMarkedOnTheLastLine() throws {
+        let node = try parseYAML("---")
+        if let node { #expect(node.mark.line == 1) }
+        let nested = try #require(try parseYAML("a:\n  b:"))
+        #expect(nested["a"]?["b"]?.mark.line ?? 0 <= 2)
+    }
+}
