@@ -101,6 +101,11 @@ public func parseYAML(_ text: String) throws(YAMLError) -> Node? {
                 let value = String(decoding: UnsafeBufferPointer(start: s.value, count: Int(s.length)), as: UTF8.self)
                 let quoted = s.style != YAML_PLAIN_SCALAR_STYLE && s.style != YAML_ANY_SCALAR_STYLE
                 try builder.add(.scalar(value, quoted: quoted, mark), anchor: s.anchor.map { String(cString: $0) })
+            case let type where (type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT)
+                && builder.stack.count >= maximumNesting:
+                // libyaml's scanner is quadratic in open flow collections ([[[[…); no config or
+                // recording nests anywhere near this deep.
+                throw YAMLError(mark: mark, message: "lists and mappings nested deeper than \(maximumNesting) levels")
             case YAML_SEQUENCE_START_EVENT:
                 builder.open(.sequence, mark, anchor: event.data.sequence_start.anchor.map { String(cString: $0) })
             case YAML_MAPPING_START_EVENT:
@@ -119,6 +124,9 @@ public func parseYAML(_ text: String) throws(YAMLError) -> Node? {
         }
     }
 }
+
+/// How deep lists and mappings may nest.
+public let maximumNesting = 256
 
 private struct Builder {
     enum Kind { case sequence, mapping }
