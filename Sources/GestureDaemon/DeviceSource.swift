@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 import GestureCore
 import GestureRecording
 import LinuxInput
@@ -179,7 +178,7 @@ public enum ReplayFeeder {
     /// Starts feeding after `delay`. Events are written one SYN_REPORT frame at a time.
     public static func start(_ recording: Recording, into writer: PipeEventWriter,
                              delay: Duration = .zero, loop: Bool = false) {
-        Thread.detachNewThread {
+        detachThread {
             var start = Sys.monotonicNow() + delay
             repeat {
                 feed(recording, writer, start: start)
@@ -208,5 +207,20 @@ public enum ReplayFeeder {
     static func sleep(until t: Instant) {
         var ts = timespec(tv_sec: Int(t.microseconds / 1_000_000), tv_nsec: Int(t.microseconds % 1_000_000) * 1000)
         while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+    }
+}
+
+/// Runs `body` on a detached pthread (no Foundation `Thread`: the daemon links no Foundation).
+func detachThread(_ body: @escaping @Sendable () -> Void) {
+    final class Box: @unchecked Sendable { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
+    let box = Unmanaged.passRetained(Box(body)).toOpaque()
+    var thread = pthread_t()
+    let rc = pthread_create(&thread, nil, { raw in
+        let box = Unmanaged<AnyObject>.fromOpaque(raw!).takeRetainedValue() as! Box
+        box.body()
+        return nil
+    }, box)
+    if rc == 0 { pthread_detach(thread) } else {
+        Unmanaged<AnyObject>.fromOpaque(box).release()
     }
 }

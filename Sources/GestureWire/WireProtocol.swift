@@ -1,4 +1,3 @@
-import Foundation
 import GestureCore
 
 /// The socket protocol: newline-delimited JSON objects, one message a line, each with a `type`.
@@ -187,13 +186,12 @@ public enum WireEncoder {
 
 // MARK: - Decoding
 
-/// Parses lines with Foundation's JSONSerialization; unknown keys are ignored.
+/// Parses lines with the module's own JSON reader (no Foundation); unknown keys are ignored.
 public enum WireDecoder {
     static func object(_ line: some StringProtocol) throws(WireError) -> [String: Any] {
-        let data = Data(line.utf8)
         let any: Any
-        do { any = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) } catch {
-            throw WireError("not JSON: expected one JSON object per line")
+        do { any = try JSONReader.parse(Array(line.utf8)) } catch {
+            throw WireError("not JSON: expected one JSON object per line (\(error.message))")
         }
         guard let obj = any as? [String: Any] else { throw WireError("expected a JSON object, got \(kindName(any))") }
         return obj
@@ -203,8 +201,10 @@ public enum WireDecoder {
         switch v {
         case is String: return "a string"
         case is [Any]: return "an array"
-        case is NSNull: return "null"
-        case is NSNumber: return "a number"
+        case is JSONNull: return "null"
+        case is Bool: return "a boolean"
+        case is Double: return "a number"
+        case is [String: Any]: return "an object"
         default: return "a value"
         }
     }
@@ -323,25 +323,19 @@ public enum WireDecoder {
                           node: o["node"] as? String ?? "?",
                           widthMillimeters: size.count > 0 ? double(size[0]) ?? 0 : 0,
                           heightMillimeters: size.count > 1 ? double(size[1]) ?? 0 : 0,
-                          sizeKnown: (o["size_known"] as? NSNumber)?.boolValue ?? false, slots: int(o["slots"]) ?? 0,
+                          sizeKnown: o["size_known"] as? Bool ?? false, slots: int(o["slots"]) ?? 0,
                           contactProtocol: o["protocol"] as? String ?? "?")
     }
 
-    /// JSON `true`/`false` come back as NSNumber too (and `1 is Bool` holds on Linux): tell them
-    /// apart by the boxed type.
-    static func isBoolean(_ v: Any) -> Bool {
-        guard let n = v as? NSNumber else { return false }
-        return String(cString: n.objCType) == "c" || String(describing: type(of: v)).contains("Boolean")
-    }
+    /// Numbers are Double and booleans Bool (JSONReader; no NSNumber bridging).
+    static func isBoolean(_ v: Any) -> Bool { v is Bool }
 
     static func int(_ v: Any?) -> Int? {
-        guard let v, !isBoolean(v), let n = v as? NSNumber else { return nil }
-        let d = n.doubleValue
+        guard let d = v as? Double else { return nil }
         guard d.isFinite, d == d.rounded(), abs(d) < 1e15 else { return nil }
         return Int(d)
     }
     static func double(_ v: Any?) -> Double? {
-        guard let v, !isBoolean(v), let n = v as? NSNumber else { return nil }
-        return n.doubleValue
+        v as? Double
     }
 }
