@@ -43,6 +43,10 @@ for t in $targets; do
   for m in $mods; do build_module "$m"; libs="-l$m $libs"; done  # dependents first
   echo "fuzz build: target $t"
   # shellcheck disable=SC2086
-  $swiftc $common -module-name "Fuzz_$t" -L "$out/mod" $libs -lyaml "$entry" "$here/targets/support/FuzzSupport.swift" \
+  # `// fuzz-support: A B` names further files of targets/support/ the entry needs.
+  support=""
+  for s in $(sed -n 's|^// fuzz-support: *||p' "$entry"); do support="$support $here/targets/support/$s.swift"; done
+  # shellcheck disable=SC2086
+  $swiftc $common -module-name "Fuzz_$t" -L "$out/mod" $libs -lyaml "$entry" "$here/targets/support/FuzzSupport.swift" $support \
     -o "$out/bin/$t"
 done

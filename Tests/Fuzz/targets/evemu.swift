@@ -1,4 +1,5 @@
 // fuzz-modules: GestureCore YAML GestureRecording
+// fuzz-support: RecordingChecks
 // The evemu reader (one-file recordings and .desc descriptions): any bytes must parse or throw a
 // RecordingError pointing at a line of the input; what parses must decode (SlotDecoder) without a
 // touch outside the surface or a NaN.
@@ -23,20 +24,3 @@ public func fuzzEvemu(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-/// Every frame's touches finite and inside the surface.
-func decodeAndCheck(_ recording: Recording) {
-    let device = recording.description
-    let (w, h) = device.size
-    var decoder = SlotDecoder(device: device)
-    let eps = 1e-6 * max(1, w, h)
-    for e in recording.events.prefix(50_000) {
-        guard let frame = decoder.decode(e) else { continue }
-        for t in frame.touches {
-            if !t.x.isFinite || !t.y.isFinite { violated("non-finite touch \(t) on \(device.name)") }
-            if (t.x < -eps || t.x > w + eps || t.y < -eps || t.y > h + eps) && !tolerated("outside-area") {
-                violated("touch \(t) outside the \(w) × \(h) mm surface of \(device.name)")
-            }
-        }
-    }
-    _ = decoder.drainDiagnostics()
-}

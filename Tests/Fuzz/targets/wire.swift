@@ -17,9 +17,6 @@ public func fuzzWire(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     } catch {
         if error.reason.isEmpty { violated("WireError without a reason") }
     }
-    // "negative-id" (reported, crashers/open/wire-negative-gesture-id): serverMessage traps on a
-    // negative number after an "id" key; while that is open, smoke runs skip such lines.
-    if tolerated("negative-id") && hasNegativeID(line) { return 0 }
     do {
         if case .gesture(let g, _) = try WireDecoder.serverMessage(line) {
             for v in [g.dxMillimeters, g.dyMillimeters, g.scale, g.rotationDegrees, g.x, g.y] {
@@ -30,20 +27,4 @@ public func fuzzWire(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         if error.reason.isEmpty { violated("WireError without a reason") }
     }
     return 0
-}
-
-/// `"id"`, then blanks, `:`, blanks (or anything JSON allows between) and a `-`.
-private func hasNegativeID(_ line: String) -> Bool {
-    let b = Array(line.utf8)
-    let key = Array("\"id\"".utf8)
-    var i = 0
-    while i + key.count <= b.count {
-        if Array(b[i..<(i + key.count)]) == key {
-            var j = i + key.count
-            while j < b.count && (b[j] == 32 || b[j] == 9 || b[j] == 10 || b[j] == 13 || b[j] == 58) { j += 1 }
-            if j < b.count && b[j] == 45 { return true }
-        }
-        i += 1
-    }
-    return false
 }

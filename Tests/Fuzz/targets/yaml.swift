@@ -13,11 +13,10 @@ public func fuzzYAML(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     } catch {
         let lines = UnsafeBufferPointer(start: data, count: size).reduce(1) { $0 + ($1 == 10 ? 1 : 0) }
         // libyaml's line count also breaks on \r, so only count a mark past every \n as wrong when
-        // the input has no \r; at the end of the stream libyaml moves to a new line ("eof-mark").
+        // the input has no \r.
         let t = text(data, size)
         let hasCR = t.utf8.contains(13) || t.unicodeScalars.contains { $0 == "\u{85}" || $0 == "\u{2028}" || $0 == "\u{2029}" }
-        let pastEnd = error.mark.line == lines + 1 && error.mark.column == 1 && tolerated("eof-mark")
-        if error.mark.line < 1 || error.mark.column < 1 || (!hasCR && error.mark.line > lines && !pastEnd) {
+        if error.mark.line < 1 || error.mark.column < 1 || (!hasCR && error.mark.line > lines) {
             violated("error mark \(error.mark) outside the input (\(lines) lines): \(error.message)")
         }
     }
