@@ -2,15 +2,24 @@
 import Glibc
 #endif
 
-/// Writes a line (or text) to standard error, unbuffered.
-func eprint(_ text: String, terminator: String = "\n") {
-    let s = text + terminator
-    var bytes = Array(s.utf8)
+/// Writes all of `text` to `fd`, unbuffered, retrying on EINTR; false on any other error
+/// (errno says which) or when nothing could be written.
+@discardableResult
+func writeAll(_ fd: Int32, _ text: String) -> Bool {
+    let bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
-        let n = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
-        if n <= 0 { if n < 0 && errno == EINTR { continue }; return }
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        if n <= 0 {
+            if n < 0 && errno == EINTR { continue }
+            return false
+        }
         offset += n
     }
-    _ = bytes.count
+    return true
+}
+
+/// Writes a line (or text) to standard error, unbuffered.
+func eprint(_ text: String, terminator: String = "\n") {
+    writeAll(2, text + terminator)
 }

@@ -58,7 +58,7 @@ func recordMain(_ arguments: [String]) -> Int32 {
         guard fd >= 0 else { eprint("gestured record: cannot write \(output): \(String(cString: strerror(errno)))"); return 1 }
     }
     defer { if fd != 1 { close(fd) } }
-    guard writeAll(fd, EvemuWriter.header(evdev.description)) else { return 1 }
+    guard writeRecording(fd, EvemuWriter.header(evdev.description)) else { return 1 }
     eprint("gestured record: recording \(evdev.description.name) (\(node)); Ctrl-C stops")
 
     var origin: Instant?
@@ -82,7 +82,7 @@ func recordMain(_ arguments: [String]) -> Int32 {
             e.time = Instant(microseconds: e.time.microseconds - origin!.microseconds)
             text += EvemuWriter.eventLine(e)
         }
-        guard writeAll(fd, text) else { return 1 }
+        guard writeRecording(fd, text) else { return 1 }
         switch result.status {
         case .drained, .more: continue
         case .deviceGone:
@@ -123,17 +123,11 @@ private func chooseDevice(_ wanted: String?) -> String? {
     return nil
 }
 
-private func writeAll(_ fd: Int32, _ text: String) -> Bool {
-    var bytes = Array(text.utf8)
-    var off = 0
-    while off < bytes.count {
-        let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + off, $0.count - off) }
-        if n < 0 {
-            if errno == EINTR { continue }
-            eprint("gestured record: write failed: \(String(cString: strerror(errno)))")
-            return false
-        }
-        off += n
+/// Writes recording text; says why when the write fails.
+private func writeRecording(_ fd: Int32, _ text: String) -> Bool {
+    guard writeAll(fd, text) else {
+        eprint("gestured record: write failed: \(String(cString: strerror(errno)))")
+        return false
     }
     return true
 }
