@@ -89,8 +89,7 @@ public func parseYAML(_ text: String) throws(YAMLError) -> Node? {
                                 message: context.map { "\(problem) \($0)" } ?? problem)
             }
             defer { yaml_event_delete(&event) }
-            var mark = Mark(line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
-            if mark.line > extent.lines { mark = Mark(line: extent.lines, column: extent.lastLineLength + 1) }
+            let mark = clampedMark(line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1, extent: extent)
             switch event.type {
             case YAML_STREAM_END_EVENT:
                 return builder.root
