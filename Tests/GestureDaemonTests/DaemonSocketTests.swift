@@ -98,7 +98,10 @@ import GestureWire
     /// Three clients; one never reads. The other two get every gesture of four replays; the
     /// stalled one, once it reads, learns how much it missed through `dropped`.
     @Test func stalledClientNeverBlocksTheOthers() throws {
-        let config = "socket:\n  queue_limit: 64\n  raw_frames: true\n"
+        // The default queue (256 lines) for every client: the four replays send each ~750 lines
+        // (raw frames on), far more than the stalled client's queue and socket buffers hold, while
+        // a reader that the test machine's load delays for a moment still has room.
+        let config = "socket:\n  queue_limit: 256\n  raw_frames: true\n"
         let replays = Array(repeating: ["--replay", Self.swipe4], count: 4).flatMap { $0 }
         let d = try DaemonProcess(replays + ["--replay-wait-for-clients", "3"], config: config)
         defer { _ = d.stop() }
