@@ -23,6 +23,17 @@ public enum TextEscaping {
         return out
     }
 
+    /// `s` with control characters escaped as in `escaped` but backslashes kept: for text that
+    /// may already hold escapes (a whole log line), where only the controls are a danger.
+    public static func controlsEscaped(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: { needsEscape($0) && $0 != "\\" }) else { return s }
+        var out = ""
+        for u in s.unicodeScalars {
+            if u == "\\" || !needsEscape(u) { out.unicodeScalars.append(u) } else { out += escaped(String(u)) }
+        }
+        return out
+    }
+
     static func needsEscape(_ u: Unicode.Scalar) -> Bool {
         u.value < 0x20 || u.value == 0x7f || (u.value >= 0x80 && u.value < 0xa0) || u == "\\"
     }

@@ -190,7 +190,7 @@ public final class Daemon {
         }
         let settings = config.settings(for: source.description)
         if settings.ignore {
-            log.info("devices: \(d.node) '\(source.description.name)' ignored by the config")
+            log.info("devices: \(d.node) '\(TextEscaping.escaped(source.description.name))' ignored by the config")
             source.close()
             return
         }
@@ -237,7 +237,7 @@ public final class Daemon {
         sessions[source.fd] = s
         loop.add(source.fd) { [unowned self, unowned s] _ in self.readable(s) }
         let w = s.wire
-        log.info("devices: \(w.node): \(w.kind) '\(w.name)', \(w.sizeKnown ? "" : "~")\(Int(w.widthMillimeters.rounded()))×\(Int(w.heightMillimeters.rounded())) mm, \(w.slots) slots, protocol \(w.contactProtocol)")
+        log.info("devices: \(w.node): \(w.kind) '\(TextEscaping.escaped(w.name))', \(w.sizeKnown ? "" : "~")\(Int(w.widthMillimeters.rounded()))×\(Int(w.heightMillimeters.rounded())) mm, \(w.slots) slots, protocol \(w.contactProtocol)")
         bus.publish(.deviceAdded(w))
         return s
     }

@@ -85,7 +85,8 @@ public enum EvemuReader {
             RecordingError(file: file, line: lineNumber, message: message)
         }
 
-        func text(_ r: Range<Int>) -> String { String(decoding: bytes[r], as: UTF8.self) }
+        /// Recording text quoted in an error, control characters escaped (it reaches a terminal).
+        func text(_ r: Range<Int>) -> String { TextEscaping.escaped(String(decoding: bytes[r], as: UTF8.self)) }
 
         /// Splits a line's content into whitespace-separated fields, stopping at '#'.
         func fields(_ start: Int, _ end: Int) -> [Range<Int>] {
@@ -214,7 +215,7 @@ public enum EvemuReader {
                 while b < end && (bytes[b] == 0x20 || bytes[b] == 0x09) { b += 1 }
                 var e = end
                 while e > b && (bytes[e - 1] == 0x20 || bytes[e - 1] == 0x09) { e -= 1 }
-                name = text(b..<e); sawName = true; sawHeader = true
+                name = String(decoding: bytes[b..<e], as: UTF8.self); sawName = true; sawHeader = true
             case UInt8(ascii: "I"):
                 let f = fields(body, end)
                 guard f.count == 4 else {

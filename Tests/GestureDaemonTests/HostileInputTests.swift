@@ -1,0 +1,105 @@
+// Issue 16: hostile input against the real `gestured` binary and its parts — crafted recordings,
+// control characters in device names. Each test names the finding it guards.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import GestureCore
+import GestureDaemon
+import GestureRecording
+
+/// Runs `gestured ARGS` (stdin from `input`, or /dev/null) to completion, killing it after
+/// `timeout` seconds; returns its exit status, standard output and standard error.
+func runGestured(_ args: [String], input: String? = nil, timeout: Double = 30) throws -> (status: Int32, out: String, err: String) {
+    guard let bin = TestPaths.binary else { throw TestFailure(description: "the gestured binary is not built next to the tests") }
+    let dir = TestPaths.tempDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: bin)
+    p.arguments = args
+    FileManager.default.createFile(atPath: dir + "/out", contents: nil)
+    FileManager.default.createFile(atPath: dir + "/err", contents: nil)
+    p.standardOutput = FileHandle(forWritingAtPath: dir + "/out")
+    p.standardError = FileHandle(forWritingAtPath: dir + "/err")
+    if let input {
+        try input.write(toFile: dir + "/in", atomically: true, encoding: .utf8)
+        p.standardInput = FileHandle(forReadingAtPath: dir + "/in")
+    } else {
+        p.standardInput = FileHandle.nullDevice
+    }
+    var env = ProcessInfo.processInfo.environment
+    env.removeValue(forKey: "NOTIFY_SOCKET"); env.removeValue(forKey: "JOURNAL_STREAM")
+    p.environment = env
+    try p.run()
+    var waited = 0.0
+    while p.isRunning && waited < timeout { usleep(20_000); waited += 0.02 }
+    if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+    p.waitUntilExit()
+    let out = (try? String(contentsOfFile: dir + "/out", encoding: .utf8)) ?? ""
+    let err = (try? String(contentsOfFile: dir + "/err", encoding: .utf8)) ?? ""
+    return (p.terminationReason == .uncaughtSignal ? 128 + p.terminationStatus : p.terminationStatus, out, err)
+}
+
+@Suite struct HostileInputTests {
+    static let swipe2 = TestPaths.fixture("touchscreen-ep0430m09-2finger-swipe-up")
+
+    /// The fixture (a 2-finger swipe up, 5 slots) with one header line replaced.
+    static func fixture(replacing old: String, with new: String) throws -> String {
+        let text = try String(contentsOfFile: swipe2, encoding: .utf8)
+        #expect(text.contains(old + "\n"))
+        return text.replacingOccurrences(of: old + "\n", with: new + "\n")
+    }
+
+    static func writeTemp(_ text: String, name: String) throws -> String {
+        let path = TestPaths.tempDirectory() + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Finding 3: `A: 2f 0 2147483647` (ABS_MT_SLOT maximum) made replay allocate 120 GB and abort.
+    /// Now the slot count is capped (libevdev's 256), said once, and the swipe is still found.
+    @Test func test_replay_withHugeSlotMaximum_capsSlotsAndFindsTheSwipe() throws {
+        let path = try Self.writeTemp(try Self.fixture(replacing: "A: 2f 0 4 0 0 0", with: "A: 2f 0 2147483647 0 0 0"),
+                                      name: "huge-slots.evemu")
+        let r = try runGestured(["replay", path], timeout: 20)
+        #expect(r.status == 0, "exit \(r.status): \(r.err.suffix(300))")
+        #expect(r.err.contains("claims 2147483648 slots, only the first 256 are tracked"), "\(r.err.prefix(300))")
+        #expect(r.out.contains("swipe recognized") && r.out.contains("direction=up"), "\(r.out)")
+    }
+
+    @Test func test_slotCount_isCappedForAnyMaximum() {
+        for (maximum, expected) in [(Int32.max, 256), (255, 256), (256, 256), (9, 10), (-5, 0), (Int32.min, 0)] {
+            let d = DeviceDescription(name: "x", absInfo: [AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: maximum)])
+            #expect(d.slotCount == expected, "maximum \(maximum)")
+        }
+    }
+
+    /// Finding 8: a device name with ESC sequences and a carriage return reached the daemon's log
+    /// and `replay`'s diagnostics raw. (A newline cannot be in an N: line; see the logger test.)
+    @Test func test_daemonLog_escapesControlCharactersInDeviceNames() throws {
+        let evil = "Evil\u{1b}[2J\rgestured: forged"
+        let path = try Self.writeTemp(try Self.fixture(replacing: "N: EP0430M09", with: "N: \(evil)"), name: "evil.evemu")
+        let daemon = try DaemonProcess(["--replay", path])
+        #expect(daemon.waitForLog("devices: "))
+        let log = daemon.log
+        _ = daemon.stop()
+        #expect(log.contains(#"Evil\x1b[2J\rgestured: forged"#), "\(log)")
+        #expect(!log.utf8.contains(0x1b) && !log.utf8.contains(0x0d))
+    }
+
+    /// Finding 8, the logger itself: a message holding a control character (hook output, a name
+    /// a caller forgot to escape) cannot drive the terminal; a newline still splits lines.
+    @Test func test_logger_escapesControlCharactersButKeepsLines() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        let logger = Logger(level: .debug, journal: false, fd: fds[1])
+        logger.log(.notice, "a\u{1b}[31mb\u{07}\nsecond")
+        close(fds[1])
+        var buf = [UInt8](repeating: 0, count: 4096)
+        let n = read(fds[0], &buf, buf.count)
+        close(fds[0])
+        let text = String(decoding: buf[0..<max(0, n)], as: UTF8.self)
+        #expect(text == "gestured: notice: a\\x1b[31mb\\x07\ngestured: notice: second\n", "\(text.debugDescription)")
+    }
+}
