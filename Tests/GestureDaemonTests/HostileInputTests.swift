@@ -102,4 +102,62 @@ func runGestured(_ args: [String], input: String? = nil, timeout: Double = 30) t
         let text = String(decoding: buf[0..<max(0, n)], as: UTF8.self)
         #expect(text == "gestured: notice: a\\x1b[31mb\\x07\ngestured: notice: second\n", "\(text.debugDescription)")
     }
+
+    /// Finding 5: `replay -` read all of standard input before printing anything (1 GiB of stdin
+    /// peaked at 1.6 GB). It streams now: the swipe is printed while stdin is still open.
+    @Test func test_replayStdin_printsGesturesBeforeEndOfInput() throws {
+        guard let bin = TestPaths.binary else { throw TestFailure(description: "gestured not built") }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: bin)
+        p.arguments = ["replay", "-"]
+        let input = Pipe(), output = Pipe()
+        p.standardInput = input; p.standardOutput = output; p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL) }; p.waitUntilExit() }
+        // The fixture, then more events far later so the swipe is not the end of the input.
+        try input.fileHandleForWriting.write(contentsOf: Data(contentsOf: URL(fileURLWithPath: Self.swipe2)))
+        let fd = output.fileHandleForReading.fileDescriptor
+        var seen = ""
+        for _ in 0..<500 where !seen.contains("swipe recognized") {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, 20) > 0 else { continue }
+            var buf = [UInt8](repeating: 0, count: 4096)
+            let n = read(fd, &buf, buf.count)
+            if n <= 0 { break }
+            seen += String(decoding: buf[0..<n], as: UTF8.self)
+        }
+        #expect(seen.contains("swipe recognized"), "nothing printed within 10 s while stdin stayed open: \(seen)")
+        try input.fileHandleForWriting.close()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+    }
+
+    /// Streaming prints what loading the whole file printed, for every evemu fixture.
+    @Test func test_replayFile_streamedMatchesWholeFile() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: TestPaths.fixtures.path)
+            .filter { $0.hasSuffix(".evemu") || $0.hasSuffix(".events") }
+        #expect(names.count >= 10)
+        for name in names {
+            let path = TestPaths.fixtures.appendingPathComponent(name).path
+            let recording = try RecordingLoader.load(path: path)
+            var lines = 0
+            Replayer.run(recording) { if case .gesture = $0 { lines += 1 } }
+            let r = try runGestured(["replay", path])
+            #expect(r.status == 0, "\(name): \(r.err.suffix(200))")
+            #expect(r.out.split(separator: "\n").count == lines, "\(name)")
+        }
+    }
+
+    /// Finding 9: an evemu file cut off inside its header (no E: line) was accepted silently.
+    @Test func test_replay_ofRecordingCutOffInItsHeader_failsNamingTheFile() throws {
+        let text = try String(contentsOfFile: Self.swipe2, encoding: .utf8)
+        let header = text[..<text.range(of: "\nE: ")!.lowerBound] + "\n"
+        let path = try Self.writeTemp(String(header), name: "cut.evemu")
+        for args in [["replay", path], ["replay", "-"]] {
+            let r = try runGestured(args, input: args[1] == "-" ? String(header) : nil)
+            #expect(r.status == 2, "\(args): \(r.err)")
+            #expect(r.err.contains("looks truncated"), "\(r.err)")
+        }
+        #expect(throws: RecordingError.self) { try RecordingLoader.load(path: path) }
+    }
 }
