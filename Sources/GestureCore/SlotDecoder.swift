@@ -366,15 +366,22 @@ public struct SlotDecoder: Sendable {
     }
 
     private mutating func report(code: UInt16, value: Int32, time: Instant, lo: Int32, hi: Int32) {
-        let c = Int(code)
+        reportLimited(code: code, time: time,
+                      "kernel bug: \(TextEscaping.escaped(device.name)): \(EventCodes.name(type: EventType.abs, code: code)) \(value) outside \(lo)…\(hi), clamped")
+    }
+
+    /// One report per axis per `reportIntervalMicroseconds`, whatever the values (a flood of bad
+    /// slot numbers or coordinates is one line a second, with a count). Time running backwards
+    /// (a broken recording) counts as inside the interval, never as a new one.
+    private mutating func reportLimited(code: UInt16, time: Instant, _ text: String) {
+        let c = Int(code) & 63
         let last = lastReportMicroseconds[c]
-        if last != Int64.min && time.microseconds - last < Self.reportIntervalMicroseconds
-            && time.microseconds >= last {
+        if last != Int64.min && (time.microseconds &- last).magnitude < UInt64(Self.reportIntervalMicroseconds) {
             suppressedReports[c] += 1
             return
         }
         lastReportMicroseconds[c] = time.microseconds
-        var line = "kernel bug: \(TextEscaping.escaped(device.name)): \(EventCodes.name(type: EventType.abs, code: code)) \(value) outside \(lo)…\(hi), clamped"
+        var line = text
         if suppressedReports[c] > 0 {
             line += " (\(suppressedReports[c]) more since the last report)"
             suppressedReports[c] = 0
@@ -394,7 +401,8 @@ public struct SlotDecoder: Sendable {
                 currentSlot = Int(value); currentSlotValid = true
             } else {
                 currentSlotValid = false
-                appendDiagnostic("kernel bug: \(TextEscaping.escaped(device.name)): ABS_MT_SLOT \(value) outside 0…\(slots.count - 1), its events ignored")
+                reportLimited(code: AbsCode.mtSlot, time: time,
+                              "kernel bug: \(TextEscaping.escaped(device.name)): ABS_MT_SLOT \(value) outside 0…\(slots.count - 1), its events ignored")
             }
             return
         }

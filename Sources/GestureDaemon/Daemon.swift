@@ -65,7 +65,9 @@ public final class Daemon {
         self.origin = Sys.monotonicNow()
         notifier = SystemdNotifier(environment: options.environment)
         do { config = try Config.load(path: options.configPath) } catch {
-            throw DaemonError("config error: \(error.description)")
+            // ConfigError's description already says "config error:" (said once, not twice).
+            let d = error.description
+            throw DaemonError(d.hasPrefix("config error:") ? d : "config error: \(d)")
         }
         log.level = Logger.Level(rawValue: config.log.level.rawValue) ?? .info
         log.info("config: \(config.file)")
@@ -344,7 +346,8 @@ public final class Daemon {
         defer { notifier.ready(status: "\(sessions.count) device(s)") }
         let new: Config
         do { new = try Config.load(path: options.configPath) } catch {
-            log.error("config error: \(error.description)\nreload: keeping the previous config (\(config.file))")
+            let d = error.description
+            log.error((d.hasPrefix("config error:") ? d : "config error: \(d)") + "\nreload: keeping the previous config (\(config.file))")
             return
         }
         config = new

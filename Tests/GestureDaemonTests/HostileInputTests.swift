@@ -11,7 +11,7 @@ import GestureRecording
 
 /// Runs `gestured ARGS` (stdin from `input`, or /dev/null) to completion, killing it after
 /// `timeout` seconds; returns its exit status, standard output and standard error.
-func runGestured(_ args: [String], input: String? = nil, timeout: Double = 30) throws -> (status: Int32, out: String, err: String) {
+func runGestured(_ args: [String], input: String? = nil, environment: [String: String] = [:], timeout: Double = 30) throws -> (status: Int32, out: String, err: String) {
     guard let bin = TestPaths.binary else { throw TestFailure(description: "the gestured binary is not built next to the tests") }
     let dir = TestPaths.tempDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -30,6 +30,7 @@ func runGestured(_ args: [String], input: String? = nil, timeout: Double = 30) t
     }
     var env = ProcessInfo.processInfo.environment
     env.removeValue(forKey: "NOTIFY_SOCKET"); env.removeValue(forKey: "JOURNAL_STREAM")
+    env.merge(environment) { $1 }
     p.environment = env
     try p.run()
     var waited = 0.0
@@ -160,4 +161,63 @@ func runGestured(_ args: [String], input: String? = nil, timeout: Double = 30) t
         }
         #expect(throws: RecordingError.self) { try RecordingLoader.load(path: path) }
     }
+
+    /// Finding 9: time running backwards in a recording printed `gestured bug:` and negative times.
+    @Test func test_replay_withTimeGoingBackwards_saysSoOnceAndKeepsTimesForward() throws {
+        let text = try String(contentsOfFile: Self.swipe2, encoding: .utf8)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let events = lines.indices.filter { lines[$0].hasPrefix("E: ") }
+        for i in events[..<(events.count / 3)] {     // the first third 0.5 s later: time then goes back
+            var f = lines[i].split(separator: " ").map(String.init)
+            let t = Double(f[1])! + 0.5
+            f[1] = String(format: "%.6f", t)
+            lines[i] = f.joined(separator: " ")
+        }
+        let path = try Self.writeTemp(lines.joined(separator: "\n"), name: "backwards.evemu")
+        let r = try runGestured(["replay", path])
+        #expect(r.status == 0)
+        #expect(!r.err.contains("gestured bug"), "\(r.err)")
+        #expect(r.err.components(separatedBy: "event time went back").count == 2, "said once: \(r.err)")
+        #expect(!r.out.split(separator: "\n").contains { $0.hasPrefix("-") }, "negative times: \(r.out.prefix(400))")
+    }
+
+    /// Finding 9: `--replay-delay inf` trapped converting to microseconds.
+    @Test func test_run_withInfiniteReplayDelay_isAnArgumentError() throws {
+        for v in ["inf", "1e300", "nan"] {
+            let r = try runGestured(["run", "--no-discovery", "--config", "/dev/null", "--socket", "/tmp/gestured-never.sock",
+                                     "--replay-delay", v, "--replay", Self.swipe2], timeout: 10)
+            #expect(r.status == 2, "\(v): exit \(r.status) \(r.err.suffix(200))")
+            #expect(r.err.contains("--replay-delay expects seconds"), "\(r.err)")
+        }
+    }
+
+    /// Finding 9: a startup config error said `config error: config error:`, and under journald
+    /// it had no priority prefix.
+    @Test func test_run_withBadConfig_saysConfigErrorOnceWithAPriority() throws {
+        let path = try Self.writeTemp("hooks:\n  max_concurent: 3\n", name: "bad.yaml")
+        let plain = try runGestured(["run", "--no-discovery", "--config", path, "--socket", "/tmp/gestured-never.sock"], timeout: 10)
+        #expect(plain.status == 1)
+        #expect(plain.err.components(separatedBy: "config error:").count == 2, "\(plain.err)")
+        #expect(plain.err.contains("bad.yaml:2:3: unknown key 'max_concurent'"))
+        let journal = try runGestured(["run", "--no-discovery", "--config", path, "--socket", "/tmp/gestured-never.sock"],
+                                      environment: ["JOURNAL_STREAM": "8:1234"], timeout: 10)
+        #expect(journal.err.hasPrefix("<3>config error: "), "\(journal.err)")
+    }
+
+    /// Finding 9: `check` accepted a socket.group that does not exist (then `run` failed).
+    @Test func test_check_withMissingSocketGroup_failsAtTheValue() throws {
+        let path = try Self.writeTemp("socket:\n  group: no-such-group-gestured\n", name: "group.yaml")
+        let r = try runGestured(["check", "--config", path])
+        #expect(r.status == 1)
+        #expect(r.err.contains("group.yaml:2:10: socket.group 'no-such-group-gestured' does not exist"), "\(r.err)")
+    }
+
+    /// Finding 9: a multi-document config was checked as the (empty) first document.
+    @Test func test_check_withTwoDocuments_fails() throws {
+        let path = try Self.writeTemp("---\n---\nhooks:\n  max_concurrent: 3\n", name: "two.yaml")
+        let r = try runGestured(["check", "--config", path])
+        #expect(r.status == 1, "\(r.out)")
+        #expect(r.err.contains("two.yaml:2:1:"), "\(r.err)")
+    }
 }
+
