@@ -5,6 +5,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <malloc.h>   /* malloc_trim: hand freed client queues back to the system */
 
 /* accept4 and struct ucred are declared only under _GNU_SOURCE, which must not be defined here
  * (see above); these wrappers give Swift the two calls the socket server needs. */
@@ -20,4 +21,11 @@ struct gestured_peer_credentials { int pid; unsigned int uid; unsigned int gid; 
 static inline int gestured_peer_credentials(int fd, struct gestured_peer_credentials *out) {
     socklen_t len = sizeof *out;
     return getsockopt(fd, SOL_SOCKET, 17, out, &len);
+}
+
+#include <sys/prctl.h>
+/* prctl is variadic (Swift cannot call it): make this process the reaper of its orphaned
+   descendants, so a hook's background children can be waited for by process group. */
+static inline int gestured_become_subreaper(void) {
+    return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 }

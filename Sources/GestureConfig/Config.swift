@@ -187,6 +187,8 @@ public struct SocketConfig: Hashable, Sendable {
     public var mode: UInt32 = 0o660
     /// Group owning the socket; nil leaves the daemon's group.
     public var group: String?
+    /// Where `group` was written (line, column; 0 when not from a file), for `gestured check`.
+    public var groupLine = 0, groupColumn = 0
     /// When non-empty, only these peer uids (SO_PEERCRED) may connect.
     public var allowedUIDs: [UInt32] = []
     public var allowedGIDs: [UInt32] = []

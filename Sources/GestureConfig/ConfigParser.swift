@@ -446,7 +446,9 @@ struct Reader {
                     if let v = UInt32(m, radix: 8), v <= 0o777 { s.mode = v }
                     else { error(value.mark, "socket.mode must be an octal mode like \"0660\", not '\(m)'") }
                 }
-            case "group": s.group = string(value, "socket.group")
+            case "group":
+                s.group = string(value, "socket.group")
+                s.groupLine = value.mark.line; s.groupColumn = value.mark.column
             case "allowed_uids", "allowed_gids":
                 if let list = oneOrList(value, "socket.\(key)", allowEmpty: true, { r, n in
                     r.integer(n, "socket.\(key)", in: 0...Int(UInt32.max - 1)).map { UInt32($0) } }) {

@@ -79,9 +79,21 @@ public struct DeviceDescription: Hashable, Sendable {
 
     public var isSemiMT: Bool { hasProperty(InputProperty.semiMT) }
 
-    /// Number of protocol-B slots (ABS_MT_SLOT maximum + 1), 0 without slots.
+    /// The most protocol-B slots gestured tracks: libevdev's own limit (MAX_SLOTS, 256). Real
+    /// panels have at most a few dozen; the ABS_MT_SLOT maximum comes from a recording's header or
+    /// from whoever created a uinput device, and 2147483647 must not size an allocation.
+    public static let maximumSlotCount = 256
+
+    /// Number of protocol-B slots (ABS_MT_SLOT maximum + 1, at most `maximumSlotCount`), 0
+    /// without slots. Events for slots beyond the cap are reported and ignored by the decoder.
     public var slotCount: Int {
         guard let slot = absInfo[AbsCode.mtSlot] else { return 0 }
+        return Swift.min(Swift.max(0, Int(slot.maximum) + 1), Self.maximumSlotCount)
+    }
+
+    /// The ABS_MT_SLOT maximum + 1 the device claims, when it exceeds `maximumSlotCount`.
+    public var excessSlotCount: Int? {
+        guard let slot = absInfo[AbsCode.mtSlot], Int(slot.maximum) + 1 > Self.maximumSlotCount else { return nil }
         return Int(slot.maximum) + 1
     }
 

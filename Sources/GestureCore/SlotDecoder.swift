@@ -173,8 +173,11 @@ public struct SlotDecoder: Sendable {
             absMin[Int(code)] = Swift.min(info.minimum, info.maximum)
             absMax[Int(code)] = Swift.max(info.minimum, info.maximum)
             if info.minimum > info.maximum {
-                inverted.append("kernel bug: \(device.name): \(EventCodes.name(type: EventType.abs, code: code)) minimum \(info.minimum) above maximum \(info.maximum), treated as \(info.maximum)…\(info.minimum)")
+                inverted.append("kernel bug: \(TextEscaping.escaped(device.name)): \(EventCodes.name(type: EventType.abs, code: code)) minimum \(info.minimum) above maximum \(info.maximum), treated as \(info.maximum)…\(info.minimum)")
             }
+        }
+        if let claimed = device.excessSlotCount {
+            inverted.append("kernel bug: \(TextEscaping.escaped(device.name)): ABS_MT_SLOT maximum \(claimed - 1) claims \(claimed) slots, only the first \(DeviceDescription.maximumSlotCount) are tracked")
         }
         lastReportMicroseconds = Array(repeating: Int64.min, count: 64)
         suppressedReports = Array(repeating: 0, count: 64)
@@ -308,7 +311,7 @@ public struct SlotDecoder: Sendable {
             return nil   // BTN_TOUCH released already ends a single touch
         }
         guard !touches.isEmpty else { return nil }
-        appendDiagnostic("kernel bug: \(device.name): \(touches.count) touch(es) still down \(Self.stuckTouchTimeout) after BTN_TOUCH was released, ended")
+        appendDiagnostic("kernel bug: \(TextEscaping.escaped(device.name)): \(touches.count) touch(es) still down \(Self.stuckTouchTimeout) after BTN_TOUCH was released, ended")
         frameTime = now
         lastTouchCount = 0
         var flags: TouchFrame.Flags = []
@@ -363,15 +366,22 @@ public struct SlotDecoder: Sendable {
     }
 
     private mutating func report(code: UInt16, value: Int32, time: Instant, lo: Int32, hi: Int32) {
-        let c = Int(code)
+        reportLimited(code: code, time: time,
+                      "kernel bug: \(TextEscaping.escaped(device.name)): \(EventCodes.name(type: EventType.abs, code: code)) \(value) outside \(lo)…\(hi), clamped")
+    }
+
+    /// One report per axis per `reportIntervalMicroseconds`, whatever the values (a flood of bad
+    /// slot numbers or coordinates is one line a second, with a count). Time running backwards
+    /// (a broken recording) counts as inside the interval, never as a new one.
+    private mutating func reportLimited(code: UInt16, time: Instant, _ text: String) {
+        let c = Int(code) & 63
         let last = lastReportMicroseconds[c]
-        if last != Int64.min && time.microseconds - last < Self.reportIntervalMicroseconds
-            && time.microseconds >= last {
+        if last != Int64.min && (time.microseconds &- last).magnitude < UInt64(Self.reportIntervalMicroseconds) {
             suppressedReports[c] += 1
             return
         }
         lastReportMicroseconds[c] = time.microseconds
-        var line = "kernel bug: \(device.name): \(EventCodes.name(type: EventType.abs, code: code)) \(value) outside \(lo)…\(hi), clamped"
+        var line = text
         if suppressedReports[c] > 0 {
             line += " (\(suppressedReports[c]) more since the last report)"
             suppressedReports[c] = 0
@@ -391,7 +401,8 @@ public struct SlotDecoder: Sendable {
                 currentSlot = Int(value); currentSlotValid = true
             } else {
                 currentSlotValid = false
-                appendDiagnostic("kernel bug: \(device.name): ABS_MT_SLOT \(value) outside 0…\(slots.count - 1), its events ignored")
+                reportLimited(code: AbsCode.mtSlot, time: time,
+                              "kernel bug: \(TextEscaping.escaped(device.name)): ABS_MT_SLOT \(value) outside 0…\(slots.count - 1), its events ignored")
             }
             return
         }
@@ -505,7 +516,7 @@ public struct SlotDecoder: Sendable {
         if packetContacts.count < Self.maxAnonymousContacts {
             packetContacts.append(packet)
         } else {
-            appendDiagnostic("kernel bug: \(device.name): more than \(Self.maxAnonymousContacts) protocol-A contacts in one frame, the rest ignored")
+            appendDiagnostic("kernel bug: \(TextEscaping.escaped(device.name)): more than \(Self.maxAnonymousContacts) protocol-A contacts in one frame, the rest ignored")
         }
     }
 

@@ -65,7 +65,9 @@ public final class Daemon {
         self.origin = Sys.monotonicNow()
         notifier = SystemdNotifier(environment: options.environment)
         do { config = try Config.load(path: options.configPath) } catch {
-            throw DaemonError("config error: \(error.description)")
+            // ConfigError's description already says "config error:" (said once, not twice).
+            let d = error.description
+            throw DaemonError(d.hasPrefix("config error:") ? d : "config error: \(d)")
         }
         log.level = Logger.Level(rawValue: config.log.level.rawValue) ?? .info
         log.info("config: \(config.file)")
@@ -190,7 +192,7 @@ public final class Daemon {
         }
         let settings = config.settings(for: source.description)
         if settings.ignore {
-            log.info("devices: \(d.node) '\(source.description.name)' ignored by the config")
+            log.info("devices: \(d.node) '\(TextEscaping.escaped(source.description.name))' ignored by the config")
             source.close()
             return
         }
@@ -237,7 +239,7 @@ public final class Daemon {
         sessions[source.fd] = s
         loop.add(source.fd) { [unowned self, unowned s] _ in self.readable(s) }
         let w = s.wire
-        log.info("devices: \(w.node): \(w.kind) '\(w.name)', \(w.sizeKnown ? "" : "~")\(Int(w.widthMillimeters.rounded()))×\(Int(w.heightMillimeters.rounded())) mm, \(w.slots) slots, protocol \(w.contactProtocol)")
+        log.info("devices: \(w.node): \(w.kind) '\(TextEscaping.escaped(w.name))', \(w.sizeKnown ? "" : "~")\(Int(w.widthMillimeters.rounded()))×\(Int(w.heightMillimeters.rounded())) mm, \(w.slots) slots, protocol \(w.contactProtocol)")
         bus.publish(.deviceAdded(w))
         return s
     }
@@ -344,7 +346,8 @@ public final class Daemon {
         defer { notifier.ready(status: "\(sessions.count) device(s)") }
         let new: Config
         do { new = try Config.load(path: options.configPath) } catch {
-            log.error("config error: \(error.description)\nreload: keeping the previous config (\(config.file))")
+            let d = error.description
+            log.error((d.hasPrefix("config error:") ? d : "config error: \(d)") + "\nreload: keeping the previous config (\(config.file))")
             return
         }
         config = new

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GestureCore
 import Synchronization
 
 /// Log lines to standard error. Under journald (`JOURNAL_STREAM` set) each line starts with its
@@ -41,7 +42,8 @@ public final class Logger: Sendable {
         var text = ""
         for line in message.split(separator: "\n", omittingEmptySubsequences: false) {
             text += journal ? "<\(level.rawValue)>" : "gestured: \(level == .info ? "" : level.word + ": ")"
-            text += line
+            // Outside text (device names, hook output) cannot forge a line or drive a terminal.
+            text += TextEscaping.controlsEscaped(String(line))
             text += "\n"
         }
         _ = Sys.writeAll(fd, Array(text.utf8))

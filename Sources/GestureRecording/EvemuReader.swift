@@ -20,6 +20,7 @@ public enum EvemuReader {
                              description: DeviceDescription? = nil) throws(RecordingError) -> Recording {
         var p = Parser(bytes: bytes, file: file)
         try p.run(wantEvents: true)
+        if p.sawHeader && !p.sawEvent { throw p.truncatedHeader() }
         if let description { return Recording(description: description, events: p.events) }
         guard p.sawHeader else {
             if p.events.isEmpty {
@@ -58,12 +59,81 @@ public enum EvemuReader {
         return true
     }
 
+    /// Reads an evemu recording a chunk at a time (`gestured replay`, `replay -`): memory stays at
+    /// one chunk plus one line, and events come out as soon as their line is complete. The device
+    /// description is known once the first E: line arrives (header lines may not follow it).
+    public struct Stream {
+        var parser: Parser
+        var pending: [UInt8] = []
+        let given: DeviceDescription?
+        /// The longest line accepted (evemu lines are under 200 bytes; a name is at most 255).
+        public static let maximumLineBytes = 64 * 1024
+
+        /// `description` (a `.desc` for a bare `.events` stream) replaces any header in the text.
+        public init(file: String, description: DeviceDescription? = nil) {
+            parser = Parser(bytes: [], file: file)
+            given = description
+        }
+
+        /// The device, once the first event has been read (nil before).
+        public private(set) var description: DeviceDescription?
+
+        /// Parses the complete lines in `pending` + `chunk` and passes their events (with the device) to `event`.
+        public mutating func feed(_ chunk: some Collection<UInt8>, _ event: (DeviceDescription, InputEvent) -> Void) throws(RecordingError) {
+            pending.append(contentsOf: chunk)
+            guard let lastNewline = pending.lastIndex(of: UInt8(ascii: "\n")) else {
+                if pending.count > Self.maximumLineBytes {
+                    throw RecordingError(file: parser.file, line: parser.lineNumber + 1,
+                                         message: "expected a line of at most \(Self.maximumLineBytes) bytes; this does not look like a recording")
+                }
+                return
+            }
+            parser.bytes = Array(pending[...lastNewline])
+            pending.removeSubrange(...lastNewline)
+            try parse(event)
+            if pending.count > Self.maximumLineBytes {
+                throw RecordingError(file: parser.file, line: parser.lineNumber + 1,
+                                     message: "expected a line of at most \(Self.maximumLineBytes) bytes; this does not look like a recording")
+            }
+        }
+
+        /// The input ended: parses a last line without its newline (an error for an event line,
+        /// as for a whole file) and checks a description was found.
+        public mutating func finish(_ event: (DeviceDescription, InputEvent) -> Void) throws(RecordingError) {
+            parser.bytes = pending
+            pending = []
+            try parse(event)
+            if description == nil { try describe() }
+            if !parser.sawEvent { throw parser.truncatedHeader() }
+        }
+
+        mutating func parse(_ event: (DeviceDescription, InputEvent) -> Void) throws(RecordingError) {
+            try parser.run(wantEvents: true)
+            if parser.sawEvent && description == nil { try describe() }
+            if let description { for e in parser.events { event(description, e) } }
+            parser.events.removeAll(keepingCapacity: true)
+        }
+
+        mutating func describe() throws(RecordingError) {
+            if let given { description = given; return }
+            guard parser.sawHeader else {
+                if !parser.sawEvent {
+                    throw RecordingError(file: parser.file, line: 1, message: "expected an evemu recording (N:, I:, B:, A: and E: lines), found no header and no events")
+                }
+                throw RecordingError(file: parser.file, line: parser.firstEventLine,
+                                     message: "expected an evemu device description (N:, I:, B:, A: lines) before the first E: line; for a .events file pass its .desc (--device-description DESC)")
+            }
+            description = parser.makeDescription()
+        }
+    }
+
     struct Parser {
-        let bytes: [UInt8]
+        var bytes: [UInt8]
         let file: String
         var lineNumber = 0
         var events: [InputEvent] = []
         var firstEventLine = 0
+        var sawEvent = false
         var sawHeader = false
         var name = ""
         var sawName = false
@@ -81,11 +151,19 @@ public enum EvemuReader {
             events.reserveCapacity(bytes.count / 36)
         }
 
+        /// A description and no events: evemu-record writes the header only once the device is open,
+        /// so the file was cut off (or is a `.desc` given as the recording).
+        func truncatedHeader() -> RecordingError {
+            RecordingError(file: file, line: Swift.max(1, lineNumber),
+                           message: "expected E: lines after the device description, found the end of the file; the recording looks truncated (a .desc alone goes to --device-description)")
+        }
+
         func fail(_ message: String) -> RecordingError {
             RecordingError(file: file, line: lineNumber, message: message)
         }
 
-        func text(_ r: Range<Int>) -> String { String(decoding: bytes[r], as: UTF8.self) }
+        /// Recording text quoted in an error, control characters escaped (it reaches a terminal).
+        func text(_ r: Range<Int>) -> String { TextEscaping.escaped(String(decoding: bytes[r], as: UTF8.self)) }
 
         /// Splits a line's content into whitespace-separated fields, stopping at '#'.
         func fields(_ start: Int, _ end: Int) -> [Range<Int>] {
@@ -205,7 +283,7 @@ public enum EvemuReader {
             }
             let tag = bytes[s]
             let body = s + 2
-            if tag != UInt8(ascii: "E") && !events.isEmpty {
+            if tag != UInt8(ascii: "E") && sawEvent {
                 throw fail("expected only E: lines after the first event, found a '\(Character(Unicode.Scalar(tag))):' line")
             }
             switch tag {
@@ -214,7 +292,7 @@ public enum EvemuReader {
                 while b < end && (bytes[b] == 0x20 || bytes[b] == 0x09) { b += 1 }
                 var e = end
                 while e > b && (bytes[e - 1] == 0x20 || bytes[e - 1] == 0x09) { e -= 1 }
-                name = text(b..<e); sawName = true; sawHeader = true
+                name = String(decoding: bytes[b..<e], as: UTF8.self); sawName = true; sawHeader = true
             case UInt8(ascii: "I"):
                 let f = fields(body, end)
                 guard f.count == 4 else {
@@ -268,7 +346,7 @@ public enum EvemuReader {
                 let type = UInt16(try hex(f[1], "an event type", max: UInt64(EventType.max)))
                 let code = UInt16(try hex(f[2], "an event code", max: 0x2ff))
                 let value = try decimal(f[3], "an event value")
-                if events.isEmpty { firstEventLine = lineNumber }
+                if !sawEvent { firstEventLine = lineNumber; sawEvent = true }
                 events.append(InputEvent(time: time, type: type, code: code, value: value))
             default:
                 throw fail("expected an evemu line (N:, I:, P:, B:, A:, E: or a # comment), found a '\(Character(Unicode.Scalar(tag))):' line")

@@ -53,8 +53,12 @@ public enum RecordingLoader {
         return dir == "." && slash == nil ? file : dir + "/" + file
     }
 
-    /// Every byte of a file, or of standard input for `-`.
-    public static func readAll(path: String, name: String) throws(RecordingError) -> [UInt8] {
+    /// The largest recording loaded whole (the daemon's `--replay`, `libinput record` YAML): about
+    /// 2 hours of a 10-finger panel at 120 Hz. `gestured replay` streams evemu recordings instead.
+    public static let maximumBytes = 256 << 20
+
+    /// Every byte of a file, or of standard input for `-`, up to `maximumBytes`.
+    public static func readAll(path: String, name: String, maximumBytes: Int = RecordingLoader.maximumBytes) throws(RecordingError) -> [UInt8] {
         let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw RecordingError(file: name, line: 0, message: "cannot open: \(String(cString: strerror(errno)))")
@@ -69,6 +73,9 @@ public enum RecordingLoader {
                 throw RecordingError(file: name, line: 0, message: "cannot read: \(String(cString: strerror(errno)))")
             }
             if n == 0 { break }
+            guard out.count + n <= maximumBytes else {
+                throw RecordingError(file: name, line: 0, message: "larger than \(maximumBytes >> 20) MiB; too big to load whole (`gestured replay` streams evemu recordings of any size)")
+            }
             out.append(contentsOf: chunk[0..<n])
         }
         return out

@@ -16,6 +16,7 @@ public struct Replayer: Sendable {
     public private(set) var arena: RecognizerArena
     /// Time of the last event seen.
     public private(set) var lastTime: Instant?
+    private var reportedBackwardTime = false
     /// How far past the last event `finish()` advances.
     public var tail: Duration = .seconds(3)
 
@@ -31,6 +32,16 @@ public struct Replayer: Sendable {
 
     /// Feeds one event; calls `emit` for every frame, gesture and diagnostic it produces, in order.
     public mutating func feed(_ event: InputEvent, _ emit: (Output) -> Void) {
+        var event = event
+        if let last = lastTime, event.time < last {
+            // The kernel's clock only moves forward; a recording (or source) whose time goes back
+            // is broken. Its events keep their order at the last time, said once.
+            if !reportedBackwardTime {
+                reportedBackwardTime = true
+                emit(.diagnostic("kernel bug: \(TextEscaping.escaped(decoder.device.name)): event time went back \(last.microseconds - event.time.microseconds) µs; such events are taken at the previous time (said once)"))
+            }
+            event.time = last
+        }
         lastTime = event.time
         if let stuck = decoder.checkStuckTouches(at: event.time) { deliver(stuck, emit) }
         guard let frame = decoder.decode(event) else { return }

@@ -165,7 +165,8 @@ enum JSONReader {
                 guard digits(&self) > 0 else { throw Failure(message: "expected exponent digits") }
             }
             let text = String(decoding: bytes[start..<i], as: UTF8.self)
-            guard let d = Double(text) else { throw Failure(message: "bad number") }
+            // Swift reads 1e400 as infinity: a number Double cannot hold is an error, never ±inf.
+            guard let d = Double(text), d.isFinite else { throw Failure(message: "number out of range: \(text.prefix(24))") }
             return d
         }
     }

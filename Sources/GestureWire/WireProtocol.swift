@@ -277,7 +277,8 @@ public enum WireDecoder {
         guard let type = obj["type"] as? String else { throw WireError("missing \"type\"") }
         switch type {
         case "hello":
-            let devices = (obj["devices"] as? [Any] ?? []).compactMap { device($0) }
+            var devices: [WireDevice] = []
+            for d in obj["devices"] as? [Any] ?? [] { devices.append(try device(d, in: "hello")) }
             return .hello(protocolVersion: int(obj["protocol"]) ?? 0,
                           daemonVersion: obj["version"] as? String ?? "?", devices: devices)
         case "gesture":
@@ -288,7 +289,7 @@ public enum WireDecoder {
             let dev = obj["device"] as? [String: Any]
             let info = GestureJSON.DeviceInfo(name: dev?["name"] as? String ?? "?",
                                               kind: DeviceKind(rawValue: dev?["kind"] as? String ?? "other"))
-            let t = double(obj["time"]) ?? 0
+            let t = try seconds(obj["time"], in: "gesture")
             let idValue = int(obj["id"]) ?? 0
             guard let id = UInt64(exactly: idValue) else { throw WireError("gesture: \"id\" must be a non-negative integer, not \(idValue)") }
             var g = GestureEvent(kind: GestureKind(rawValue: kind), phase: phase,
@@ -304,9 +305,9 @@ public enum WireDecoder {
             g.x = double(obj["x"]); g.y = double(obj["y"])
             return .gesture(g, device: info)
         case "frame":
-            return .frame(time: double(obj["time"]) ?? 0, fingers: int(obj["fingers"]) ?? 0)
+            return .frame(time: try seconds(obj["time"], in: "frame"), fingers: int(obj["fingers"]) ?? 0)
         case "deviceAdded", "deviceRemoved":
-            guard let d = device(obj["device"] as Any) else { throw WireError("\(type): expected a \"device\" object") }
+            let d = try device(obj["device"] as Any, in: type)
             return type == "deviceAdded" ? .deviceAdded(d) : .deviceRemoved(d)
         case "dropped": return .dropped(count: int(obj["count"]) ?? 0)
         case "ok": return .ok
@@ -315,14 +316,35 @@ public enum WireDecoder {
         }
     }
 
-    static func device(_ v: Any) -> WireDevice? {
-        guard let o = v as? [String: Any] else { return nil }
+    /// The largest time a server line may carry (seconds since the daemon's start; ~31 years).
+    public static let maximumSeconds: Double = 1e9
+    /// The largest device side a server line may carry (millimetres: 100 m).
+    public static let maximumMillimeters: Double = 100_000
+
+    /// A `time` value: absent is 0; present, it must lie within ±`maximumSeconds`.
+    static func seconds(_ v: Any?, in type: String) throws(WireError) -> Double {
+        guard let v else { return 0 }
+        guard let t = double(v), t.magnitude <= maximumSeconds else {
+            throw WireError("\(type): \"time\" must be a number of seconds within ±\(Int(maximumSeconds)), got \(v)")
+        }
+        return t
+    }
+
+    static func device(_ v: Any, in type: String) throws(WireError) -> WireDevice {
+        guard let o = v as? [String: Any] else { throw WireError("\(type): expected a \"device\" object") }
         let size = o["size_mm"] as? [Any] ?? []
+        var sides: [Double] = []
+        for side in size.prefix(2) {
+            guard let mm = double(side), mm >= 0, mm <= maximumMillimeters else {
+                throw WireError("\(type): \"size_mm\" must hold sizes 0…\(Int(maximumMillimeters)) mm, got \(side)")
+            }
+            sides.append(mm)
+        }
         return WireDevice(id: int(o["id"]) ?? 0, name: o["name"] as? String ?? "?",
                           kind: DeviceKind(rawValue: o["kind"] as? String ?? "other"),
                           node: o["node"] as? String ?? "?",
-                          widthMillimeters: size.count > 0 ? double(size[0]) ?? 0 : 0,
-                          heightMillimeters: size.count > 1 ? double(size[1]) ?? 0 : 0,
+                          widthMillimeters: sides.count > 0 ? sides[0] : 0,
+                          heightMillimeters: sides.count > 1 ? sides[1] : 0,
                           sizeKnown: o["size_known"] as? Bool ?? false, slots: int(o["slots"]) ?? 0,
                           contactProtocol: o["protocol"] as? String ?? "?")
     }
@@ -335,7 +357,9 @@ public enum WireDecoder {
         guard d.isFinite, d == d.rounded(), abs(d) < 1e15 else { return nil }
         return Int(d)
     }
+    /// A finite number (JSONReader already refuses numbers beyond Double's range).
     static func double(_ v: Any?) -> Double? {
-        v as? Double
+        guard let d = v as? Double, d.isFinite else { return nil }
+        return d
     }
 }

@@ -180,7 +180,7 @@ public final class DeviceMonitor {
         unavailable.remove(node)
         let kind = description.kind
         guard kind == .touchscreen || kind == .touchpad else {
-            return .ignored(node: node, reason: "not a touchscreen or touchpad (capabilities: \(kind)), \"\(description.name)\"")
+            return .ignored(node: node, reason: "not a touchscreen or touchpad (capabilities: \(kind)), \"\(TextEscaping.escaped(description.name))\"")
         }
         let device = DiscoveredDevice(node: node, kind: kind, name: description.name)
         known[node] = device

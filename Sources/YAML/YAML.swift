@@ -66,7 +66,8 @@ public struct YAMLError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(mark): \(message)" }
 }
 
-/// Parses a YAML document (the first one in the stream) with libyaml. An empty document is nil.
+/// Parses a YAML document with libyaml. An empty document is nil. A stream of several documents
+/// is an error at the second one (its contents would otherwise be silently ignored).
 /// Anchors and aliases are resolved by copying the anchored node; merge keys are not supported.
 public func parseYAML(_ text: String) throws(YAMLError) -> Node? {
     var parser = yaml_parser_t()
@@ -79,6 +80,7 @@ public func parseYAML(_ text: String) throws(YAMLError) -> Node? {
         yaml_parser_set_input_string(&parser, buf.baseAddress, buf.count)
         let extent = TextExtent(buf)
         var builder = Builder()
+        var documentEnded = false
         while true {
             var event = yaml_event_t()
             guard yaml_parser_parse(&parser, &event) == 1 else {
@@ -94,7 +96,9 @@ public func parseYAML(_ text: String) throws(YAMLError) -> Node? {
             case YAML_STREAM_END_EVENT:
                 return builder.root
             case YAML_DOCUMENT_END_EVENT:
-                return builder.root
+                documentEnded = true
+            case YAML_DOCUMENT_START_EVENT where documentEnded:
+                throw YAMLError(mark: mark, message: "a second YAML document starts here; expected one document (remove this '---' and merge the two)")
             case YAML_SCALAR_EVENT:
                 let s = event.data.scalar
                 let value = String(decoding: UnsafeBufferPointer(start: s.value, count: Int(s.length)), as: UTF8.self)

@@ -36,6 +36,14 @@ func checkMain(_ arguments: [String]) -> Int32 {
     }
     do {
         let config = try Config.load(path: path)
+        // What only this system can tell: `run` would fail on a group that does not exist.
+        if let g = config.socket.group, getgrnam(g) == nil {
+            eprint(ConfigDiagnostic(file: config.file, line: config.socket.groupLine, column: config.socket.groupColumn,
+                                    message: "socket.group '\(g)' does not exist on this system",
+                                    hint: "`getent group` lists the groups; leave it out to keep the daemon's group").description)
+            eprint("\(config.file): 1 error")
+            return 1
+        }
         print(checkSummary(config))
         return 0
     } catch {

@@ -25,7 +25,7 @@ func describeDevice(node: String, _ d: DeviceDescription) -> String {
     var proto = "protocol \(d.contactProtocol.rawValue)"
     if d.isSemiMT { proto += ", semi-MT" }
     let slots = d.slotCount > 0 ? "\(d.slotCount) slots" : "no slots"
-    return "\(d.kind.rawValue.padded(11)) \(node.padded(18)) \(d.name) — \(size), \(slots), \(proto), up to \(d.maximumFingerCount) fingers, id \(hex4(d.vendor)):\(hex4(d.product))"
+    return "\(d.kind.rawValue.padded(11)) \(node.padded(18)) \(TextEscaping.escaped(d.name)) — \(size), \(slots), \(proto), up to \(d.maximumFingerCount) fingers, id \(hex4(d.vendor)):\(hex4(d.product))"
 }
 
 func devicesMain(_ arguments: [String]) -> Int32 {

@@ -75,24 +75,17 @@ func listenMain(_ arguments: [String]) -> Int32 {
         backoffMs = 500
         reported = false
         writeLine(fd, subscribe)
-        var nodes: [String: String] = [:]           // device name → node, from hello/deviceAdded
+        var lines = ListenLines()
         var reader = LineReader(fd: fd)
-        while let line = reader.next() {
-            let message: ServerMessage
-            do { message = try WireDecoder.serverMessage(line) } catch {
-                eprint("gestured listen: gestured bug: unparsable line from the daemon (\(error.reason)): \(line)")
-                continue
+        while let item = reader.next() {
+            guard case .line(let line) = item else {
+                eprint("gestured listen: skipped a line longer than \(LineReader.maximumLineBytes) bytes"); continue
             }
-            switch message {
-            case .hello(_, let v, let devices):
-                eprint("gestured listen: connected to gestured \(v) on \(socket), \(devices.count) device(s), \(config.bindings.count) binding(s)")
-                for d in devices { nodes[d.name] = d.node }
-            case .deviceAdded(let d): nodes[d.name] = d.node
-            case .gesture(let g, let d):
-                runner.handle(g, device: HookDevice(name: d.name, kind: d.kind, node: nodes[d.name] ?? ""))
-            case .dropped(let n): eprint("gestured listen: warning: the daemon dropped \(n) event(s) for this client")
-            case .error(let r): eprint("gestured listen: the daemon says: \(r)")
-            default: break
+            switch lines.handle(line, socket: socket, bindings: config.bindings.count) {
+            case .gesture(let g, let name, let kind, let node):
+                runner.handle(g, device: HookDevice(name: name, kind: kind, node: node))
+            case .log(let text): eprint("gestured listen: " + text)
+            case .nothing: break
             }
         }
         close(fd)

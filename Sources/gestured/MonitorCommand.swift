@@ -18,18 +18,29 @@ let monitorUsage = """
 
     """
 
-/// Reads newline-delimited lines from a socket fd.
+/// Reads newline-delimited lines from a socket fd. A line longer than `maximumLineBytes` is
+/// skipped up to its newline (reported as `.tooLong`), so a hostile server cannot grow the buffer.
 struct LineReader {
+    enum Item { case line(String), tooLong }
+    /// Far above any server line (a hello with 1 000 devices is ~250 KiB).
+    static let maximumLineBytes = 1 << 20
     let fd: Int32
     var buffer: [UInt8] = []
+    var skipping = false
+    var limit = LineReader.maximumLineBytes
     init(fd: Int32) { self.fd = fd }
     /// The next line, or nil at end of stream / error.
-    mutating func next() -> String? {
+    mutating func next() -> Item? {
         while true {
             if let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[0..<nl], as: UTF8.self)
                 buffer.removeSubrange(0...nl)
-                return line
+                if skipping { skipping = false; continue }
+                return .line(line)
+            }
+            if buffer.count > limit {
+                buffer.removeAll(keepingCapacity: false)
+                if !skipping { skipping = true; return .tooLong }
             }
             var chunk = [UInt8](repeating: 0, count: 16384)
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -71,58 +82,6 @@ func writeLine(_ fd: Int32, _ line: String) {
     _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
 }
 
-func format(_ x: Double?, _ unit: String, _ decimals: Int = 1) -> String? {
-    guard let x else { return nil }
-    var s = ""
-    GestureJSON.appendFixed(x, decimals: decimals, to: &s)
-    return s + unit
-}
-
-/// One human-readable line for a server message.
-func describe(_ m: ServerMessage) -> String? {
-    switch m {
-    case .hello(let p, let v, let devices):
-        var s = "connected to gestured \(v) (protocol \(p)), \(devices.count) device(s)"
-        for d in devices { s += "\n" + describeDevice(d, prefix: "  device") }
-        return s
-    case .deviceAdded(let d): return describeDevice(d, prefix: "+ device")
-    case .deviceRemoved(let d): return describeDevice(d, prefix: "- device")
-    case .gesture(let g, let d):
-        var parts = [String(format: g.time), d.kind.rawValue.padded(11), g.kind.rawValue.padded(10),
-                     g.phase.rawValue.padded(10), "\(g.fingers)f", "#\(g.id)"]
-        if let dir = g.direction { parts.append(dir.rawValue) }
-        if let e = g.edge { parts.append("edge \(e.rawValue)") }
-        if let dx = format(g.dxMillimeters, ""), let dy = format(g.dyMillimeters, "") { parts.append("Δ \(dx),\(dy) mm") }
-        if let s = format(g.scale, "", 3) { parts.append("scale \(s)") }
-        if let r = format(g.rotationDegrees, "°") { parts.append("rot \(r)") }
-        if let v = format(g.velocityMillimetersPerSecond, " mm/s", 0) { parts.append(v) }
-        parts.append("'\(d.name)'")
-        return parts.joined(separator: "  ")
-    case .frame(let t, let f): return "\(String(format: t))  frame  \(f) finger(s)"
-    case .dropped(let n): return "!! \(n) event(s) dropped (this client was too slow)"
-    case .ok: return nil
-    case .error(let r): return "!! daemon says: \(r)"
-    case .unknown: return nil
-    }
-}
-
-func describeDevice(_ d: WireDevice, prefix: String) -> String {
-    "\(prefix) \(d.id): \(d.kind) '\(d.name)' \(d.node) \(d.sizeKnown ? "" : "~")\(Int(d.widthMillimeters.rounded()))×\(Int(d.heightMillimeters.rounded())) mm, \(d.slots) slots, protocol \(d.contactProtocol)"
-}
-
-extension String {
-    init(format t: Instant) {
-        var s = ""
-        GestureJSON.appendFixed(t.seconds, decimals: 3, to: &s)
-        self = s.padded(9)
-    }
-    init(format t: Double) {
-        var s = ""
-        GestureJSON.appendFixed(t, decimals: 3, to: &s)
-        self = s.padded(9)
-    }
-}
-
 func monitorMain(_ arguments: [String]) -> Int32 {
     var path = "/run/gestured/gestured.sock"
     var json = false
@@ -149,17 +108,23 @@ func monitorMain(_ arguments: [String]) -> Int32 {
     if let subscribe { writeLine(fd, subscribe) }
     var out = OutputBuffer()
     var reader = LineReader(fd: fd)
-    while let line = reader.next() {
-        if json {
-            out.line(line)
-        } else {
-            do {
-                if let text = describe(try WireDecoder.serverMessage(line)) { out.line(text) }
-            } catch {
-                out.line("?? \(error.reason): \(line)")
-            }
+    var greeted = false, lastError: String?
+    while let item = reader.next() {
+        guard case .line(let line) = item else {
+            out.line("?? a line longer than \(LineReader.maximumLineBytes) bytes was skipped"); out.flush(); continue
+        }
+        if let text = MonitorText.line(for: line, json: json) { out.line(text) }
+        switch try? WireDecoder.serverMessage(line) {
+        case .hello?: greeted = true
+        case .error(let reason)?: lastError = reason
+        default: break
         }
         out.flush()
+    }
+    // Refused (an error and no hello) or cut off before the hello: a failure, not a normal end.
+    if !greeted {
+        eprint("gestured monitor: the daemon closed the connection" + (lastError.map { ": \(TextEscaping.escaped($0))" } ?? " before greeting"))
+        return 1
     }
     eprint("gestured monitor: the daemon closed the connection")
     return 0

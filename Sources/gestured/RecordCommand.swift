@@ -59,7 +59,7 @@ func recordMain(_ arguments: [String]) -> Int32 {
     }
     defer { if fd != 1 { close(fd) } }
     guard writeRecording(fd, EvemuWriter.header(evdev.description)) else { return 1 }
-    eprint("gestured record: recording \(evdev.description.name) (\(node)); Ctrl-C stops")
+    eprint("gestured record: recording \(TextEscaping.escaped(evdev.description.name)) (\(node)); Ctrl-C stops")
 
     var origin: Instant?
     var start = timespec(); clock_gettime(CLOCK_MONOTONIC, &start)
@@ -119,7 +119,7 @@ private func chooseDevice(_ wanted: String?) -> String? {
     } else {
         eprint("gestured record: several touch devices; pick one:")
     }
-    for c in candidates { eprint("  \(c.node)  \(c.name)") }
+    for c in candidates { eprint("  \(c.node)  \(TextEscaping.escaped(c.name))") }
     return nil
 }
 

@@ -74,30 +74,89 @@ func replayMain(_ arguments: [String]) -> Int32 {
     }
     guard let file else { eprint(replayUsage, terminator: ""); return 2 }
 
-    let recording: Recording
+    var out = OutputBuffer()
     do {
-        recording = try RecordingLoader.load(path: file, descriptionPath: descPath)
+        try replayStream(file: file, descPath: descPath, afterChunk: { out.flush() }) { device, origin, output in
+            switch output {
+            case .frame(let f):
+                guard frames else { return }
+                out.line(json ? GestureJSON.encode(f, origin: origin) : ReplayText.frame(f, origin: origin))
+            case .gesture(let g):
+                out.line(json ? GestureJSON.encode(g, device: device, origin: origin) : ReplayText.gesture(g, origin: origin))
+            case .diagnostic(let d):
+                out.flush()
+                eprint(d)
+            }
+        }
     } catch {
+        out.flush()
         eprint("recording error: \(error)")
         return 2
     }
-    let device = GestureJSON.DeviceInfo(recording.description)
-    let origin = recording.startTime
-    var out = OutputBuffer()
-    Replayer.run(recording) { output in
-        switch output {
-        case .frame(let f):
-            guard frames else { return }
-            out.line(json ? GestureJSON.encode(f, origin: origin) : ReplayText.frame(f, origin: origin))
-        case .gesture(let g):
-            out.line(json ? GestureJSON.encode(g, device: device, origin: origin) : ReplayText.gesture(g, origin: origin))
-        case .diagnostic(let d):
-            out.flush()
-            eprint(d)
-        }
-    }
     out.flush()
     return 0
+}
+
+/// Replays `file` (`-`: standard input) through the pipeline. Evemu recordings are streamed: a
+/// chunk is read, its complete lines decoded and their gestures emitted before the next read, so
+/// memory does not grow with the recording and output starts at once. `libinput record` YAML is
+/// loaded whole (capped at RecordingLoader.maximumBytes).
+func replayStream(file: String, descPath: String?, afterChunk: () -> Void = {},
+                  _ emit: (GestureJSON.DeviceInfo, Instant, Replayer.Output) -> Void) throws(RecordingError) {
+    let name = file == "-" ? "<stdin>" : file
+    let fd: Int32 = file == "-" ? 0 : open(file, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw RecordingError(file: name, line: 0, message: "cannot open: \(String(cString: strerror(errno)))") }
+    defer { if fd != 0 { close(fd) } }
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    func read() throws(RecordingError) -> ArraySlice<UInt8> {
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n >= 0 { return chunk[0..<n] }
+            if errno != EINTR { throw RecordingError(file: name, line: 0, message: "cannot read: \(String(cString: strerror(errno)))") }
+        }
+    }
+    var first = try read()
+    if LibinputRecordReader.looksLikeLibinputRecord(Array(first)) {
+        // YAML is not line-streamable here: read the rest (capped) and replay it whole.
+        var bytes = Array(first)
+        while true {
+            let more = try read()
+            if more.isEmpty { break }
+            guard bytes.count + more.count <= RecordingLoader.maximumBytes else {
+                throw RecordingError(file: name, line: 0, message: "larger than \(RecordingLoader.maximumBytes >> 20) MiB; too big to load whole")
+            }
+            bytes += more
+        }
+        var r = try LibinputRecordReader.parse(bytes, file: name)
+        if let descPath { r.description = try loadDescription(descPath) }
+        let device = GestureJSON.DeviceInfo(r.description)
+        Replayer.run(r) { emit(device, r.startTime, $0) }
+        return
+    }
+    var description = try descPath.map { p throws(RecordingError) in try loadDescription(p) }
+    if description == nil && file != "-" && EvemuReader.lacksHeader(Array(first)),
+       let sibling = RecordingLoader.siblingDescription(for: file) {
+        description = try loadDescription(sibling)
+    }
+    var stream = EvemuReader.Stream(file: name, description: description)
+    var replayer: Replayer?
+    var origin = Instant.zero
+    var device = GestureJSON.DeviceInfo(name: "", kind: .other)
+    func feed(_ d: DeviceDescription, _ e: InputEvent) {
+        if replayer == nil { replayer = Replayer(device: d); origin = e.time; device = GestureJSON.DeviceInfo(d) }
+        replayer?.feed(e) { emit(device, origin, $0) }
+    }
+    while !first.isEmpty {
+        try stream.feed(first, feed)
+        afterChunk()
+        first = try read()
+    }
+    try stream.finish(feed)
+    replayer?.finish { emit(device, origin, $0) }
+}
+
+func loadDescription(_ path: String) throws(RecordingError) -> DeviceDescription {
+    try EvemuReader.parseDescription(try RecordingLoader.readAll(path: path, name: path), file: path)
 }
 
 /// The human-readable replay lines.

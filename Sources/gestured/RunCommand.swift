@@ -61,7 +61,8 @@ func runMain(_ arguments: [String]) -> Int32 {
         case "--no-discovery": o.discoverDevices = false
         case "--replay-delay":
             guard let v = value(a) else { return 2 }
-            guard let s = Double(v), s >= 0 else { eprint("gestured run: --replay-delay expects seconds, got '\(v)'"); return 2 }
+            // At most a day: `inf` or 1e300 would trap in the conversion to microseconds.
+            guard let s = Double(v), s >= 0, s <= 86_400 else { eprint("gestured run: --replay-delay expects seconds 0…86400, got '\(v)'"); return 2 }
             o.replayDelay = .microseconds(Int64(s * 1_000_000))
         default:
             if let eq = a.firstIndex(of: "="), a.hasPrefix("--") {
@@ -80,7 +81,8 @@ func runMain(_ arguments: [String]) -> Int32 {
     }
     let daemon: Daemon
     do { daemon = try Daemon(options: o) } catch {
-        eprint("gestured: \(error.description)")
+        // Through the logger: under journald the line carries its priority (<3>) like every other.
+        Logger.shared.error(error.description)
         return 1
     }
     return daemon.run()

@@ -238,3 +238,20 @@ private func touchscreen(name: String = "ELAN Touchscreen") -> DeviceDescription
         for b in c.bindings { #expect(b.command.hasPrefix("echo ")) }
     }
 }
+
+/// Issue 16 finding 9: a second YAML document was ignored and the first (empty) one gave the
+/// defaults; `check` said ok.
+@Suite struct MultiDocumentConfigTests {
+    @Test func test_secondDocument_isAnErrorAtItsMarker() {
+        let d = errors("---\n---\nhooks:\n  max_concurrent: 3\n")
+        #expect(d.count == 1)
+        #expect(d.first?.line == 2 && d.first?.column == 1, "\(d)")
+        #expect(d.first?.message.contains("second YAML document") == true, "\(d)")
+    }
+
+    @Test func test_singleDocumentWithMarkers_isFine() throws {
+        let c = try Config.parse("---\nhooks:\n  max_concurrent: 3\n...\n", file: "t.yaml")
+        #expect(c.hooks.maxConcurrent == 3)
+    }
+}
+

@@ -4,6 +4,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import Testing
 import GestureConfig
 import GestureCore
@@ -42,24 +43,93 @@ import GestureDaemon
         return s
     }
 
-    @Test func test_hookThatForksAGrandchildHoldingItsOutput_isReaped_andOthersStillRun() throws {
+    static func tempDir() -> String {
         var template = Array("/tmp/gestured-fault.XXXXXX".utf8CString)
-        let dir = String(cString: template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!)! })
+        return String(cString: template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!)! })
+    }
+
+    /// The pid a hook wrote to `file` (waits up to 5 s for it).
+    static func pid(in file: String) -> Int32? {
+        for _ in 0..<500 {
+            if let text = try? String(contentsOfFile: file, encoding: .utf8), text.hasSuffix("\n"),
+               let pid = Int32(text.filter(\.isNumber)) { return pid }
+            usleep(10_000)
+        }
+        return nil
+    }
+
+    static func alive(_ pid: Int32) -> Bool { kill(pid, 0) == 0 }
+
+    /// Issue 16 finding 6: `sleep 30 & echo started` — the shell exits at once, its background
+    /// sleep outlived timeout_ms and the daemon, and did not count against max_concurrent. Now
+    /// the hook lives as long as its process group: it still counts, and its timeout kills the
+    /// whole group. Another hook is not held up meanwhile.
+    @Test func test_hookWithBackgroundChild_countsUntilItsGroupEnds_andTimeoutKillsTheGroup() throws {
+        let dir = Self.tempDir()
         let pidFile = dir + "/grandchild.pid"
-        let runner = HookRunner(limits: HookLimits(), log: { _, _ in })
-        // The shell exits at once; its background sleep keeps stdout/stderr (the runner's pipes) open.
+        var limits = HookLimits(); limits.killAfter = .milliseconds(200)
+        let runner = HookRunner(limits: limits, log: { _, _ in })
+        #expect(runner.run(Self.binding("sleep 30 & echo $! > \(pidFile)", timeout: .milliseconds(800)),
+                           event: Self.gesture(1), device: Self.device))
+        let grandchild = try #require(Self.pid(in: pidFile))
+        #expect(Self.alive(grandchild))
+        // Another hook runs and finishes while the first one's group lives on.
+        #expect(runner.run(Self.binding("true"), event: Self.gesture(2), device: Self.device))
+        let during = Self.wait(runner) { $0.exited >= 1 }
+        #expect(during.exited == 1 && during.running == 1, "the background sleep must still count: \(during)")
+        // The timeout ends the whole group, and the hook with it.
+        let after = Self.wait(runner) { $0.running == 0 }
+        #expect(after.running == 0 && after.exited == 2 && after.terminated >= 1, "\(after)")
+        #expect(!Self.alive(grandchild), "the background sleep outlived the hook's timeout")
+        runner.shutdown()
+        if Self.alive(grandchild) { kill(grandchild, SIGKILL) }
+        unlink(pidFile); rmdir(dir)
+    }
+
+    /// Finding 6: background children count against max_concurrent (325 orphans at cap 8).
+    @Test func test_backgroundChildren_countAgainstTheCap() {
+        var limits = HookLimits(); limits.maxConcurrent = 2; limits.killAfter = .milliseconds(100)
+        let runner = HookRunner(limits: limits, log: { _, _ in })
+        for i in 1...5 {
+            _ = runner.run(Self.binding("sleep 30 &", timeout: .seconds(2)), event: Self.gesture(i), device: Self.device)
+            usleep(100_000)   // each shell has exited before the next gesture
+        }
+        let s = runner.statistics
+        #expect(s.started == 2 && s.droppedAtCap == 3, "\(s)")
+        runner.shutdown()
+        #expect(runner.statistics.running == 0)
+    }
+
+    /// Finding 6: the daemon stopping (shutdown) kills a hook's background children too.
+    @Test func test_shutdown_killsBackgroundChildren() throws {
+        let dir = Self.tempDir()
+        let pidFile = dir + "/grandchild.pid"
+        var limits = HookLimits(); limits.killAfter = .milliseconds(200)
+        let runner = HookRunner(limits: limits, log: { _, _ in })
         #expect(runner.run(Self.binding("sleep 30 & echo $! > \(pidFile)", timeout: .seconds(60)),
                            event: Self.gesture(1), device: Self.device))
-        let afterShell = Self.wait(runner) { $0.exited >= 1 }
-        #expect(afterShell.exited >= 1, "the shell's exit was not seen while its grandchild holds the pipe")
-        // The runner is not stuck on that pipe: a second hook runs and finishes.
-        #expect(runner.run(Self.binding("true"), event: Self.gesture(2), device: Self.device))
-        let s = Self.wait(runner) { $0.exited >= 2 && $0.running == 0 }
-        #expect(s.exited >= 2)
-        #expect(s.running == 0)
+        let grandchild = try #require(Self.pid(in: pidFile))
+        usleep(100_000)
         runner.shutdown()
-        if let text = try? String(contentsOfFile: pidFile), let pid = Int32(text.filter(\.isNumber)) { kill(pid, SIGKILL) }
+        #expect(!Self.alive(grandchild), "the background sleep outlived the runner")
+        if Self.alive(grandchild) { kill(grandchild, SIGKILL) }
         unlink(pidFile); rmdir(dir)
+    }
+
+    /// Finding 9: drops at the cap were logged once per 10 s window, so a burst that ended inside
+    /// the window was reported as 1. Every drop is now in some log line (the rest at shutdown).
+    @Test func test_dropsAtTheCap_areAllReported() {
+        let lines = LogLines()
+        var limits = HookLimits(); limits.maxConcurrent = 1; limits.killAfter = .milliseconds(100)
+        let runner = HookRunner(limits: limits, log: { _, m in lines.append(m) })
+        for i in 1...200 { _ = runner.run(Self.binding("sleep 5", timeout: .seconds(1)), event: Self.gesture(i), device: Self.device) }
+        runner.shutdown()
+        let reported = lines.all.filter { $0.contains("dropped") }.compactMap { line -> Int? in
+            let words = line.split(separator: " ")
+            guard let i = words.firstIndex(where: { $0.hasPrefix("gesture(s)") }), i > 0 else { return nil }
+            return Int(words[i - 1]) ?? (i > 1 && words[i - 1] == "more" ? Int(words[i - 2]) : nil)
+        }.reduce(0, +)
+        #expect(reported == 199, "\(lines.all.filter { $0.contains("dropped") })")
     }
 
     @Test func test_hangingHooks_doNotDelayOthers_andAreEndedByTheirTimeout() {
@@ -133,4 +203,12 @@ import GestureDaemon
             }
         }
     }
+}
+
+/// Log lines collected from the runner's thread.
+final class LogLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ l: String) { lock.lock(); lines.append(l); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinuxSys
 import GestureConfig
 import GestureCore
 import Synchronization
@@ -57,6 +58,9 @@ public final class HookRunner: Sendable {
     public init(bindings: [Binding] = [], limits: HookLimits = HookLimits(), log: @escaping HookLog) {
         shared = Mutex(Shared(matcher: BindingMatcher(bindings: bindings), limits: limits))
         self.log = log
+        // A hook's background children (`cmd &`) are orphaned when its shell exits; as their
+        // reaper we can wait for them by process group instead of leaving zombies to pid 1.
+        _ = gestured_become_subreaper()
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) != 0 { log(3, "gestured bug: cannot create the hook runner's wake pipe: \(HookSys.error(errno))") }
         for fd in fds where fd >= 0 { HookSys.setFlags(fd) }
@@ -156,7 +160,10 @@ public final class HookRunner: Sendable {
 
     private final class Child {
         let pid: pid_t
-        let pidfd: Int32
+        var pidfd: Int32
+        /// The shell exited but processes it started in the background still run in its process
+        /// group: the hook still counts against max_concurrent and its timeout still applies.
+        var leaderExited = false
         var out: Int32
         var err: Int32
         var outBuffer: [UInt8] = []
@@ -209,6 +216,7 @@ public final class HookRunner: Sendable {
                     c.termSent = true; kill(-c.pid, SIGTERM); c.deadline = now + c.killAfter
                 }
             }
+            let dropsDue = reportDrops(now: now, force: stopping)
             if stopping && children.isEmpty { break }
 
             // Timeouts.
@@ -239,6 +247,10 @@ public final class HookRunner: Sendable {
                 timeout = Int32(clamping: Swift.max(0, (next - HookSys.nowNanoseconds() + 999_999) / 1_000_000))
             }
             if children.contains(where: { $0.pidfd < 0 }) { timeout = timeout < 0 ? 50 : Swift.min(timeout, 50) }
+            if let due = dropsDue {
+                let ms = Int32(clamping: Swift.max(0, (due - HookSys.nowNanoseconds() + 999_999) / 1_000_000))
+                timeout = timeout < 0 ? ms : Swift.min(timeout, ms)
+            }
             let n = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeout) }
             if n < 0 && errno != EINTR {
                 log(3, "gestured bug: hook poll failed: \(HookSys.error(errno))")
@@ -253,8 +265,18 @@ public final class HookRunner: Sendable {
                 let base = 1 + 3 * i
                 if c.out >= 0 && fds[base + 1].revents != 0 { drain(c, stdout: true, limiter: &limiter, limits: limits) }
                 if c.err >= 0 && fds[base + 2].revents != 0 { drain(c, stdout: false, limiter: &limiter, limits: limits) }
-                if c.pidfd < 0 || fds[base].revents != 0 {
-                    if reap(c) { finished.append(i) }
+                if c.leaderExited {
+                    if !groupAlive(c) { finished.append(i) }
+                } else if c.pidfd < 0 || fds[base].revents != 0 {
+                    if reap(c) {
+                        if c.pidfd >= 0 { close(c.pidfd); c.pidfd = -1 }
+                        if groupAlive(c) {
+                            c.leaderExited = true
+                            log(7, "hook \(c.label): exited, its background processes still run (they count against hooks.max_concurrent and hooks.timeout_ms)")
+                        } else {
+                            finished.append(i)
+                        }
+                    }
                 }
             }
             for i in finished.reversed() {
@@ -266,6 +288,28 @@ public final class HookRunner: Sendable {
             }
         }
         if limiter.suppressed > 0 { log(6, "hooks: \(limiter.suppressed) output line(s) suppressed (hooks.output_lines_per_minute)") }
+    }
+
+    /// Logs the gestures dropped at the cap since the last report once its 10 s are up (or now,
+    /// when stopping), so a burst that ends inside the window is still counted in full. Returns
+    /// when the next report is due, if drops are waiting.
+    private func reportDrops(now: Int64, force: Bool) -> Int64? {
+        let (n, cap, due) = shared.withLock { s -> (Int, Int, Int64?) in
+            guard s.dropsSinceLog > 0, let last = s.lastDropLog else { return (0, 0, nil) }
+            guard force || now - last >= 10_000_000_000 else { return (0, 0, last + 10_000_000_000) }
+            defer { s.dropsSinceLog = 0; s.lastDropLog = now }
+            return (s.dropsSinceLog, s.limits.maxConcurrent, nil)
+        }
+        if n > 0 { log(4, "hooks: \(n) more gesture(s) dropped: \(cap) hooks already running (hooks.max_concurrent)") }
+        return due
+    }
+
+    /// True while any process of the hook's process group lives (its zombies, orphaned to us as
+    /// the subreaper, are reaped here first).
+    private func groupAlive(_ c: Child) -> Bool {
+        var status: Int32 = 0
+        while waitpid(-c.pid, &status, WNOHANG) > 0 {}
+        return kill(-c.pid, 0) == 0 || errno == EPERM
     }
 
     /// Collects the exit status if the child has exited; true when it is gone.
