@@ -84,6 +84,7 @@ public struct RecognizerArena: Sendable {
         let size = device.size
         sink.width = size.width; sink.height = size.height
         sink.events.reserveCapacity(0)
+        tracker.rules = ContactRules(device: device, thresholds)
         self.swipeDirections = swipeDirections
     }
 
@@ -279,7 +280,9 @@ public struct RecognizerArena: Sendable {
 
         // Motion gestures wait for the tap to fail (its wobble must not start a pan), and once
         // something has committed they only run with the finger count they committed with.
+        // They also wait while a still contact may yet turn out to rest (RestingContacts.swift).
         let motionAllowed = tap.state != .possible && (committed == nil || m.fingers == sequenceFingers)
+            && !m.restingUndecided
         // An edge swipe, a pinch or a rotate may take over a long press (a pause before the
         // swipe from the edge, the 3M recording's 5 fingers resting before they pinch); a pan
         // may not: moving after a hold is the long press's own `changed`.
