@@ -163,7 +163,13 @@ public struct RecognizerArena: Sendable {
             return takeEvents()
         }
         frameIsSemiMT = semiMT || frame.flags.contains(.semiMT)
-        let m = tracker.update(frame, semiMT: frameIsSemiMT, trustToolCount: trustToolCount)
+        var m = tracker.update(frame, semiMT: frameIsSemiMT, trustToolCount: trustToolCount)
+        if inSequence && committed == nil && m.fingers > 0 && m.fingers < sequenceFingers && !m.contactDropped {
+            // A finger lifted before anything began: the fingers left start from here (a resting
+            // thumb left behind by a short stroke must not pan by half the stroke).
+            tracker.rebaseTranslation()
+            m = tracker.sample
+        }
         if !inSequence {
             guard m.fingers > 0 else { return takeEvents() }
             beginSequence(m)
@@ -374,7 +380,7 @@ public struct RecognizerArena: Sendable {
         countChangeSince = nil
         longPress.reset(); pan.reset(); swipe.reset(); pinch.reset(); rotate.reset(); edge.reset()
         if tap.state != .idle { tap.reset() }
-        tracker.clear()
+        tracker.endSequence()
     }
 
     private mutating func cancelInFlight(at time: Instant) {

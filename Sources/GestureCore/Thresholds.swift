@@ -16,7 +16,7 @@ public struct Thresholds: Hashable, Sendable {
     /// A contact this short (landing to lift) may end `tapQuickMaximumMovement` from where it
     /// landed instead of `tapMaximumMovement`: a quick tap rolls the fingertip as it lifts (the
     /// ALPS double tap rolls 2.8 mm out within 70 ms), a slow one that moved is a small stroke.
-    public var tapQuickDuration: Duration = .milliseconds(100)
+    public var tapQuickDuration: Duration = .milliseconds(80)
     public var tapQuickMaximumMovement: Millimeters = 2
     // double tap
     public var doubleTapMaximumGap: Duration

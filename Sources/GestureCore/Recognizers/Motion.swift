@@ -41,6 +41,9 @@ struct MotionSample {
     /// A still contact may yet turn out to rest while another moves (see `ContactRules`): motion
     /// gestures wait until that is decided.
     var restingUndecided = false
+    /// A contact was dropped in this frame as resting or a palm (the count fell, but the
+    /// translation so far is already that of the fingers left).
+    var contactDropped = false
     /// Smoothed centroid velocity, mm/s.
     var velocityX: Double = 0
     var velocityY: Double = 0
@@ -99,6 +102,20 @@ struct MotionTracker {
         landedBeforeMotion.removeAll(keepingCapacity: true); thumbLike.removeAll(keepingCapacity: true)
         moved.removeAll(keepingCapacity: true)
         sample = MotionSample(); lastTime = nil; lastFingers = 0
+    }
+
+    /// Every counted finger lifted: forget them, but resting contacts and palms still down stay
+    /// dropped (a thumb left on the pad must not become the next sequence's finger).
+    mutating func endSequence() {
+        guard excluded.contains(true) else { clear(); return }
+        for i in ids.indices.reversed() where !excluded[i] { remove(at: i) }
+        sample = MotionSample(); lastTime = nil; lastFingers = 0
+    }
+
+    /// Start measuring translation, scale and rotation afresh, keeping each touch's travel (a
+    /// finger lifted before anything began: what the pair did is not what the rest did).
+    mutating func rebaseTranslation() {
+        sample.totalX = 0; sample.totalY = 0; sample.pathLength = 0; sample.scale = 1; sample.rotation = 0
     }
 
     /// Start measuring translation, scale, rotation and travel afresh from the current positions.
@@ -199,6 +216,7 @@ struct MotionTracker {
         }
         lastTime = frame.time
         s.buttonDown = frame.buttonDown
+        s.contactDropped = false
         sample = s
         if rules.enabled && !semiMT { applyContactRules(frame, trustToolCount: trustToolCount) }
         lastFingers = sample.fingers

@@ -178,6 +178,7 @@ extension MotionTracker {
         s.touchTravel = travel2.squareRoot()
         s.maxTouchTravel = s.touchTravel
         s.restingUndecided = false
+        s.contactDropped = true
         sample = s
     }
 }
