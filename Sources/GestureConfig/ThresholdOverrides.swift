@@ -1,8 +1,8 @@
 import GestureCore
 
 /// A set of threshold values from the config, applied over the defaults in order.
-/// Keys carry their unit: `_ms`, `_mm`, `_deg`; `pinch_direction_scale_delta` is a ratio and
-/// `long_press_cancels_on_movement` a boolean.
+/// Keys carry their unit: `_ms`, `_mm`, `_deg`, `_percent`; `pinch_direction_scale_delta` is a
+/// ratio and `long_press_cancels_on_movement` a boolean.
 public struct ThresholdOverrides: Hashable, Sendable {
     /// (key, value) in file order.
     public var values: [(key: ThresholdKey, value: Double)] = []
@@ -22,7 +22,7 @@ public struct ThresholdOverrides: Hashable, Sendable {
 
 /// One configurable field of `Thresholds`, named as in the config file.
 public struct ThresholdKey: Hashable, Sendable, CustomStringConvertible {
-    public enum Unit: Hashable, Sendable { case milliseconds, millimeters, degrees, ratio, boolean }
+    public enum Unit: Hashable, Sendable { case milliseconds, millimeters, degrees, ratio, percent, boolean }
     public var name: String
     public var unit: Unit
     public var description: String { name }
@@ -32,6 +32,8 @@ public struct ThresholdKey: Hashable, Sendable, CustomStringConvertible {
         .init(name: "tap_timeout_per_extra_finger_ms", unit: .milliseconds),
         .init(name: "tap_maximum_excursion_mm", unit: .millimeters),
         .init(name: "tap_maximum_movement_mm", unit: .millimeters),
+        .init(name: "tap_quick_duration_ms", unit: .milliseconds),
+        .init(name: "tap_quick_maximum_movement_mm", unit: .millimeters),
         .init(name: "double_tap_maximum_gap_ms", unit: .milliseconds),
         .init(name: "double_tap_gap_per_extra_finger_ms", unit: .milliseconds),
         .init(name: "double_tap_minimum_gap_ms", unit: .milliseconds),
@@ -49,6 +51,13 @@ public struct ThresholdKey: Hashable, Sendable, CustomStringConvertible {
         .init(name: "edge_swipe_commit_distance_mm", unit: .millimeters),
         .init(name: "edge_swipe_maximum_angle_deg", unit: .degrees),
         .init(name: "finger_count_debounce_ms", unit: .milliseconds),
+        .init(name: "resting_contact_maximum_travel_mm", unit: .millimeters),
+        .init(name: "resting_contact_decision_travel_mm", unit: .millimeters),
+        .init(name: "resting_contact_landing_gap_ms", unit: .milliseconds),
+        .init(name: "thumb_zone_height_mm", unit: .millimeters),
+        .init(name: "thumb_minimum_touch_major_mm", unit: .millimeters),
+        .init(name: "thumb_minimum_pressure_percent", unit: .percent),
+        .init(name: "palm_minimum_touch_major_mm", unit: .millimeters),
     ]
 
     public static func named(_ name: String) -> ThresholdKey? { all.first { $0.name == name } }
@@ -61,6 +70,8 @@ public struct ThresholdKey: Hashable, Sendable, CustomStringConvertible {
         case "tap_timeout_per_extra_finger_ms": return ms(t.tapTimeoutPerExtraFinger)
         case "tap_maximum_excursion_mm": return t.tapMaximumExcursion
         case "tap_maximum_movement_mm": return t.tapMaximumMovement
+        case "tap_quick_duration_ms": return ms(t.tapQuickDuration)
+        case "tap_quick_maximum_movement_mm": return t.tapQuickMaximumMovement
         case "double_tap_maximum_gap_ms": return ms(t.doubleTapMaximumGap)
         case "double_tap_gap_per_extra_finger_ms": return ms(t.doubleTapGapPerExtraFinger)
         case "double_tap_minimum_gap_ms": return ms(t.doubleTapMinimumGap)
@@ -78,6 +89,13 @@ public struct ThresholdKey: Hashable, Sendable, CustomStringConvertible {
         case "edge_swipe_commit_distance_mm": return t.edgeSwipeCommitDistance
         case "edge_swipe_maximum_angle_deg": return t.edgeSwipeMaximumAngle
         case "finger_count_debounce_ms": return ms(t.fingerCountDebounce)
+        case "resting_contact_maximum_travel_mm": return t.restingContactMaximumTravel
+        case "resting_contact_decision_travel_mm": return t.restingContactDecisionTravel
+        case "resting_contact_landing_gap_ms": return ms(t.restingContactLandingGap)
+        case "thumb_zone_height_mm": return t.thumbZoneHeight
+        case "thumb_minimum_touch_major_mm": return t.thumbMinimumTouchMajor
+        case "thumb_minimum_pressure_percent": return t.thumbMinimumPressurePercent
+        case "palm_minimum_touch_major_mm": return t.palmMinimumTouchMajor
         default: return 0
         }
     }
@@ -89,6 +107,8 @@ public struct ThresholdKey: Hashable, Sendable, CustomStringConvertible {
         case "tap_timeout_per_extra_finger_ms": t.tapTimeoutPerExtraFinger = d
         case "tap_maximum_excursion_mm": t.tapMaximumExcursion = v
         case "tap_maximum_movement_mm": t.tapMaximumMovement = v
+        case "tap_quick_duration_ms": t.tapQuickDuration = d
+        case "tap_quick_maximum_movement_mm": t.tapQuickMaximumMovement = v
         case "double_tap_maximum_gap_ms": t.doubleTapMaximumGap = d
         case "double_tap_gap_per_extra_finger_ms": t.doubleTapGapPerExtraFinger = d
         case "double_tap_minimum_gap_ms": t.doubleTapMinimumGap = d
@@ -106,6 +126,13 @@ public struct ThresholdKey: Hashable, Sendable, CustomStringConvertible {
         case "edge_swipe_commit_distance_mm": t.edgeSwipeCommitDistance = v
         case "edge_swipe_maximum_angle_deg": t.edgeSwipeMaximumAngle = v
         case "finger_count_debounce_ms": t.fingerCountDebounce = d
+        case "resting_contact_maximum_travel_mm": t.restingContactMaximumTravel = v
+        case "resting_contact_decision_travel_mm": t.restingContactDecisionTravel = v
+        case "resting_contact_landing_gap_ms": t.restingContactLandingGap = d
+        case "thumb_zone_height_mm": t.thumbZoneHeight = v
+        case "thumb_minimum_touch_major_mm": t.thumbMinimumTouchMajor = v
+        case "thumb_minimum_pressure_percent": t.thumbMinimumPressurePercent = v
+        case "palm_minimum_touch_major_mm": t.palmMinimumTouchMajor = v
         default: break
         }
     }
