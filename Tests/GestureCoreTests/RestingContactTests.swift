@@ -12,6 +12,18 @@ import Testing
         Set(events.filter { $0.phase != .changed && $0.fingers == fingers }.map(\.kind))
     }
 
+    /// Runs `text` and expects a two-finger gesture (`kind` when given) and no one-finger one:
+    /// the still contact counted as a finger.
+    func expectTwoFingers(_ text: String, on device: DeviceDescription? = nil, kind: GestureKind? = .pinch,
+                          sourceLocation: SourceLocation = #_sourceLocation) {
+        let device = device ?? pad
+        var arena = RecognizerArena(device: device, thresholds: .defaults(for: device))
+        let events = Scenario(text, sourceLocation: sourceLocation).run(&arena)
+        let two = kinds(events, fingers: 2)
+        #expect(kind.map { two.contains($0) } ?? !two.isEmpty, "\(events.map(describe))", sourceLocation: sourceLocation)
+        #expect(kinds(events, fingers: 1).isEmpty, "\(events.map(describe))", sourceLocation: sourceLocation)
+    }
+
     // MARK: the reported cases: a finger or thumb resting while another moves
 
     @Test func restingFinger_slowStroke_isAOneFingerPan() {
@@ -45,10 +57,7 @@ import Testing
               on: pad, expect: onePan)
     }
     @Test func restingTravel_justAbove_countsAsAFinger() {
-        var arena = RecognizerArena(device: pad, thresholds: .defaults(for: pad))
-        let events = Scenario("down 1 at (30,40) at 0ms; down 2 at (60,30) at 400ms; move 1 to (31.6,40), 2 to (62,30) by 420ms; move 2 to (90,30) by 1000ms; up 2 at 1010ms; up 1 at 1300ms").run(&arena)
-        #expect(!kinds(events, fingers: 2).isEmpty, "\(events.map(describe))")
-        #expect(kinds(events, fingers: 1).isEmpty, "\(events.map(describe))")
+        expectTwoFingers("down 1 at (30,40) at 0ms; down 2 at (60,30) at 400ms; move 1 to (31.6,40), 2 to (62,30) by 420ms; move 2 to (90,30) by 1000ms; up 2 at 1010ms; up 1 at 1300ms", kind: nil)
     }
     @Test func decisionTravel_justBelow_nothingYet() {
         check("down 1 at (30,40) at 0ms; down 2 at (60,30) at 400ms; move 2 to (63.8,30) by 500ms; up 2 at 700ms; up 1 at 1000ms",
@@ -59,31 +68,21 @@ import Testing
               on: pad, expect: "pan began right fingers=1; pan ended right fingers=1")
     }
     @Test func landingGap_justBelow_isAPivotPinch() {
-        var arena = RecognizerArena(device: pad, thresholds: .defaults(for: pad))
-        let events = Scenario("down 1 at (30,40) at 0ms; down 2 at (60,30) at 140ms; move 2 to (90,30) by 800ms; up 1, 2 at 810ms").run(&arena)
-        #expect(kinds(events, fingers: 2).contains(.pinch), "\(events.map(describe))")
-        #expect(kinds(events, fingers: 1).isEmpty, "\(events.map(describe))")
+        expectTwoFingers("down 1 at (30,40) at 0ms; down 2 at (60,30) at 140ms; move 2 to (90,30) by 800ms; up 1, 2 at 810ms")
     }
     @Test func landingGap_justAbove_rests() {
         check("down 1 at (30,40) at 0ms; down 2 at (60,30) at 160ms; move 2 to (90,30) by 800ms; up 2 at 810ms; up 1 at 1000ms",
               on: pad, expect: onePan)
     }
     @Test func thumbZone_justAbove_landedTogether_isAPivotPinch() {
-        var arena = RecognizerArena(device: pad, thresholds: .defaults(for: pad))
-        let events = Scenario("down 1 at (40,54.8), 2 at (60,30) at 0ms; move 2 to (90,30) by 600ms; up 1, 2 at 610ms").run(&arena)
-        #expect(kinds(events, fingers: 2).contains(.pinch), "\(events.map(describe))")
-        #expect(kinds(events, fingers: 1).isEmpty, "\(events.map(describe))")
+        expectTwoFingers("down 1 at (40,54.8), 2 at (60,30) at 0ms; move 2 to (90,30) by 600ms; up 1, 2 at 610ms")
     }
     @Test func thumbZone_justInside_landedTogether_rests() {
         check("down 1 at (40,55.2), 2 at (60,30) at 0ms; move 2 to (90,30) by 600ms; up 2 at 610ms; up 1 at 900ms",
               on: pad, expect: onePan)
     }
     @Test func thumbMajor_justBelow_isAPivotPinch() {
-        let pad = Devices.touchpad(touchMajor: true)
-        var arena = RecognizerArena(device: pad, thresholds: .defaults(for: pad))
-        let events = Scenario("major 1 14.8 at 0ms; down 1 at (40,40), 2 at (60,30) at 0ms; move 2 to (90,30) by 600ms; up 1, 2 at 610ms").run(&arena)
-        #expect(kinds(events, fingers: 2).contains(.pinch), "\(events.map(describe))")
-        #expect(kinds(events, fingers: 1).isEmpty, "\(events.map(describe))")
+        expectTwoFingers("major 1 14.8 at 0ms; down 1 at (40,40), 2 at (60,30) at 0ms; move 2 to (90,30) by 600ms; up 1, 2 at 610ms", on: Devices.touchpad(touchMajor: true))
     }
     @Test func thumbMajor_justAbove_rests() {
         check("major 1 15.2 at 0ms; down 1 at (40,40), 2 at (60,30) at 0ms; move 2 to (90,30) by 600ms; up 2 at 610ms; up 1 at 900ms",
@@ -91,11 +90,7 @@ import Testing
     }
     @Test func thumbPressure_justBelow_isAPivotPinch() {
         // 75 % of 0…255 is 191.25: 191 is below, 192 above.
-        let pad = Devices.touchpad(pressureMaximum: 255)
-        var arena = RecognizerArena(device: pad, thresholds: .defaults(for: pad))
-        let events = Scenario("pressure 1 191 at 0ms; down 1 at (40,40), 2 at (60,30) at 0ms; move 2 to (90,30) by 600ms; up 1, 2 at 610ms").run(&arena)
-        #expect(kinds(events, fingers: 2).contains(.pinch), "\(events.map(describe))")
-        #expect(kinds(events, fingers: 1).isEmpty, "\(events.map(describe))")
+        expectTwoFingers("pressure 1 191 at 0ms; down 1 at (40,40), 2 at (60,30) at 0ms; move 2 to (90,30) by 600ms; up 1, 2 at 610ms", on: Devices.touchpad(pressureMaximum: 255))
     }
     @Test func thumbPressure_justAbove_rests() {
         check("pressure 1 192 at 0ms; down 1 at (40,40), 2 at (60,30) at 0ms; move 2 to (90,30) by 600ms; up 2 at 610ms; up 1 at 900ms",
