@@ -307,8 +307,8 @@ public struct RecognizerArena: Sendable {
         // during a long pan stays a pan (the bcm5974 recording's 2-finger circles).
         if committed == .translation && pan.inFlight && motionAllowed && !frameIsSemiMT
             && m.pathLength <= 2 * t.swipeMinimumDistance
-            && abs(m.rotation) * RotateRecognizer.degreesPerRadian >= 2 * t.rotateMinimumAngle {
-            pan.finish(.cancelled, m, sink: &sink)
+            && abs(m.rotationDegrees) >= 2 * t.rotateMinimumAngle {
+            pan.finish(.cancelled, m, at: m.time, t, sink: &sink)
             pinch.reset(); rotate.reset()
             committed = nil
         }
@@ -332,7 +332,7 @@ public struct RecognizerArena: Sendable {
     private mutating func takeOverLongPress(_ m: MotionSample) {
         guard committed == .longPress else { return }
         let began = sink.events.removeLast()
-        longPress.finish(.cancelled, at: m.time, m, sink: &sink)
+        longPress.finish(.cancelled, m, at: m.time, thresholds, sink: &sink)
         sink.events.append(began)
         committed = nil
     }
@@ -355,7 +355,7 @@ public struct RecognizerArena: Sendable {
             doubleTap.reset()
             if first.fingers == c.fingers {
                 if bound(.doubleTap) {
-                    sink.events.append(TapRecognizer.event(.doubleTap, c, at: c.time, sink: &sink))
+                    sink.events.append(sink.tapEvent(.doubleTap, c, at: c.time))
                 }
                 return
             }
@@ -370,7 +370,7 @@ public struct RecognizerArena: Sendable {
 
     private mutating func emitTap(_ c: TapRecognizer.Completed, at time: Instant) {
         guard bound(.tap) else { return }
-        sink.events.append(TapRecognizer.event(.tap, c, at: time, sink: &sink))
+        sink.events.append(sink.tapEvent(.tap, c, at: time))
     }
 
     private mutating func endSequence(_ m: MotionSample) {
@@ -390,11 +390,11 @@ public struct RecognizerArena: Sendable {
 
     /// Every continuous gesture in flight ends `cancelled` (pan, pinch, rotate, edge swipe, long press).
     private mutating func cancelContinuous(_ m: MotionSample, at time: Instant) {
-        pan.finish(.cancelled, m, at: time, sink: &sink)
-        pinch.finish(.cancelled, m, thresholds, at: time, sink: &sink)
-        rotate.finish(.cancelled, m, at: time, sink: &sink)
-        edge.finish(.cancelled, m, at: time, sink: &sink)
-        longPress.finish(.cancelled, at: time, m, sink: &sink)
+        pan.finish(.cancelled, m, at: time, thresholds, sink: &sink)
+        pinch.finish(.cancelled, m, at: time, thresholds, sink: &sink)
+        rotate.finish(.cancelled, m, at: time, thresholds, sink: &sink)
+        edge.finish(.cancelled, m, at: time, thresholds, sink: &sink)
+        longPress.finish(.cancelled, m, at: time, thresholds, sink: &sink)
     }
 
     private mutating func resetAll() {

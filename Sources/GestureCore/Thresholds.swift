@@ -112,6 +112,21 @@ public struct Thresholds: Hashable, Sendable {
         tapTimeout + tapTimeoutPerExtraFinger * Swift.max(0, fingers - 1)
     }
 
+    /// How far from where it landed a contact down for `duration` may lift and still be a tap.
+    public func tapMaximumMovement(duration: Duration) -> Millimeters {
+        duration <= tapQuickDuration ? Swift.max(tapMaximumMovement, tapQuickMaximumMovement) : tapMaximumMovement
+    }
+
+    /// The double-tap gap for taps with `fingers` fingers.
+    public func doubleTapMaximumGap(fingers: Int) -> Duration {
+        doubleTapMaximumGap + doubleTapGapPerExtraFinger * Swift.max(0, fingers - 1)
+    }
+
+    /// The pan slop for `fingers` fingers (also how far an edge swipe may stray off its angle).
+    public func panSlop(fingers: Int) -> Millimeters {
+        panSlop + panSlopPerExtraFinger * Double(Swift.max(0, fingers - 1))
+    }
+
     public static let touchpadDefaults = Thresholds(
         tapTimeout: .milliseconds(180), tapTimeoutPerExtraFinger: .milliseconds(20), tapMaximumMovement: 1.3,
         doubleTapMaximumGap: .milliseconds(180), doubleTapGapPerExtraFinger: .milliseconds(20),

@@ -17,7 +17,7 @@
 ///    │            another commits   │                             all up    ▼
 ///    └──────────── all up ──────────┴──────────────────────────────────── ended
 /// ```
-struct LongPressRecognizer {
+struct LongPressRecognizer: ContinuousRecognizer {
     enum State { case idle, possible, began, failed }
     private(set) var state = State.idle
     private var since = Instant.zero
@@ -61,10 +61,10 @@ struct LongPressRecognizer {
             // A click held down is a click (or a drag), not a long press.
             if m.maxTouchTravel >= t.longPressMaximumMovement || m.fingers > 5 || m.buttonDown { state = .failed }
         case .began:
-            if m.fingers == 0 { finish(.ended, at: m.time, m, sink: &sink); return }
+            if m.fingers == 0 { finish(.ended, m, at: m.time, t, sink: &sink); return }
             let dx = m.totalX - baseX, dy = m.totalY - baseY
             if t.longPressCancelsOnMovement && (dx * dx + dy * dy).squareRoot() > t.longPressMaximumMovement {
-                finish(.cancelled, at: m.time, m, sink: &sink)
+                finish(.cancelled, m, at: m.time, t, sink: &sink)
                 state = .failed
                 return
             }
@@ -77,7 +77,7 @@ struct LongPressRecognizer {
     }
 
     /// Ends a long press in flight (`ended` at lift, `cancelled` by the arena).
-    mutating func finish(_ phase: GesturePhase, at time: Instant, _ m: MotionSample, sink: inout EventSink) {
+    mutating func finish(_ phase: GesturePhase, _ m: MotionSample, at time: Instant, _ t: Thresholds, sink: inout EventSink) {
         guard state == .began else { return }
         sink.events.append(event(phase, at: time, m, sink: sink))
         state = phase == .ended ? .idle : .failed

@@ -54,7 +54,24 @@ struct MotionSample {
     var spanChange: Millimeters { scale > 0 ? span - span / scale : 0 }
     /// The arc length the accumulated rotation covers at the current mean radius, mm.
     var rotationArc: Millimeters { abs(rotation) * span / 2 }
+    /// The accumulated rotation in degrees (positive clockwise with y down).
+    var rotationDegrees: Double { rotation * degreesPerRadian }
+
+    /// How many times larger than the span change and the rotation arc the translation must be
+    /// for two or more fingers to pan or swipe (the 3M recording's 3- and 5-finger turns
+    /// translate about as far as they turn).
+    static let translationDominanceRatio = 2.0
+
+    /// Translation dominates: one finger, or the centroid moved `translationDominanceRatio` times
+    /// as far as the span changed and as the rotation carried the fingers around it.
+    var translationDominates: Bool {
+        if positioned < 2 { return true }
+        let d = totalDistance, r = Self.translationDominanceRatio
+        return d >= r * abs(spanChange) && d >= r * rotationArc
+    }
 }
+
+let degreesPerRadian = 180 / Double.pi
 
 /// Keeps each touch's start and previous position (no per-frame allocation: the table's storage
 /// is reserved once and reused).

@@ -87,7 +87,7 @@ struct TapRecognizer {
             return nil
         }
         guard m.fingers == 0 else { return nil }
-        if !ignoreMotion && lastTravel > Self.maximumMovement(duration: m.time - firstDown, t) {
+        if !ignoreMotion && lastTravel > t.tapMaximumMovement(duration: m.time - firstDown) {
             reset()
             return nil
         }
@@ -97,13 +97,12 @@ struct TapRecognizer {
     }
 
     /// How far from where it landed a contact of this duration may lift and still be a tap.
-    static func maximumMovement(duration: Duration, _ t: Thresholds) -> Millimeters {
-        duration <= t.tapQuickDuration ? Swift.max(t.tapMaximumMovement, t.tapQuickMaximumMovement) : t.tapMaximumMovement
-    }
+}
 
+extension EventSink {
     /// The event for a tap (or the double tap whose second tap is `c`).
-    static func event(_ kind: GestureKind, _ c: Completed, at time: Instant, sink: inout EventSink) -> GestureEvent {
-        GestureEvent(kind: kind, phase: .recognized, id: sink.newID(), fingers: c.fingers, time: time,
-                     x: sink.fractionX(c.x), y: sink.fractionY(c.y))
+    mutating func tapEvent(_ kind: GestureKind, _ c: TapRecognizer.Completed, at time: Instant) -> GestureEvent {
+        GestureEvent(kind: kind, phase: .recognized, id: newID(), fingers: c.fingers, time: time,
+                     x: fractionX(c.x), y: fractionY(c.y))
     }
 }
