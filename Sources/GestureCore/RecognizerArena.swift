@@ -22,6 +22,9 @@
 /// - **Tap first.** Motion gestures wait until the tap has failed (a finger strayed
 ///   `tapMaximumExcursion`, or the tap timeout passed); the pan that then begins carries all the
 ///   motion so far.
+/// - **Resting contacts, thumbs, palms** are dropped by the motion tracker (RestingContacts.swift);
+///   motion gestures wait while a still contact may yet turn out to rest, and a finger lifting
+///   before anything committed restarts the translation of the fingers left.
 /// - **SYN_DROPPED / removal.** A `.resynchronized` or `.deviceRemoved` frame, or `cancelAll(at:)`,
 ///   cancels everything in flight, drops a tap waiting for its double tap, and ignores the touches
 ///   still down until every finger has lifted.
