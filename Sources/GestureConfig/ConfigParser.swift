@@ -191,9 +191,9 @@ struct Reader {
                 if let b = bool(value, name) { o.values.append((k, b ? 1 : 0)) }
             case .milliseconds:
                 if let d = milliseconds(value, name) { o.values.append((k, Double(d.totalMicroseconds) / 1000)) }
-            case .millimeters, .degrees, .ratio:
+            case .millimeters, .degrees, .ratio, .percent:
                 guard let v = number(value, name) else { continue }
-                let limit: Double = k.unit == .degrees ? 180 : (k.unit == .ratio ? 10 : 1000)
+                let limit: Double = k.unit == .degrees ? 180 : k.unit == .ratio ? 10 : k.unit == .percent ? 100 : 1000
                 if v < 0 || v > limit {
                     error(value.mark, "\(name) must be between 0 and \(format(limit)), not \(format(v))",
                           hint: v < 0 ? "a distance or angle cannot be negative" : nil)

@@ -22,6 +22,9 @@
 /// - **Tap first.** Motion gestures wait until the tap has failed (a finger strayed
 ///   `tapMaximumExcursion`, or the tap timeout passed); the pan that then begins carries all the
 ///   motion so far.
+/// - **Resting contacts, thumbs, palms** are dropped by the motion tracker (RestingContacts.swift);
+///   motion gestures wait while a still contact may yet turn out to rest, and a finger lifting
+///   before anything committed restarts the translation of the fingers left.
 /// - **SYN_DROPPED / removal.** A `.resynchronized` or `.deviceRemoved` frame, or `cancelAll(at:)`,
 ///   cancels everything in flight, drops a tap waiting for its double tap, and ignores the touches
 ///   still down until every finger has lifted.
@@ -84,6 +87,7 @@ public struct RecognizerArena: Sendable {
         let size = device.size
         sink.width = size.width; sink.height = size.height
         sink.events.reserveCapacity(0)
+        tracker.rules = ContactRules(device: device, thresholds)
         self.swipeDirections = swipeDirections
     }
 
@@ -162,7 +166,13 @@ public struct RecognizerArena: Sendable {
             return takeEvents()
         }
         frameIsSemiMT = semiMT || frame.flags.contains(.semiMT)
-        let m = tracker.update(frame, semiMT: frameIsSemiMT, trustToolCount: trustToolCount)
+        var m = tracker.update(frame, semiMT: frameIsSemiMT, trustToolCount: trustToolCount)
+        if inSequence && committed == nil && m.fingers > 0 && m.fingers < sequenceFingers && !m.contactDropped {
+            // A finger lifted before anything began: the fingers left start from here (a resting
+            // thumb left behind by a short stroke must not pan by half the stroke).
+            tracker.rebaseTranslation()
+            m = tracker.sample
+        }
         if !inSequence {
             guard m.fingers > 0 else { return takeEvents() }
             beginSequence(m)
@@ -279,7 +289,9 @@ public struct RecognizerArena: Sendable {
 
         // Motion gestures wait for the tap to fail (its wobble must not start a pan), and once
         // something has committed they only run with the finger count they committed with.
+        // They also wait while a still contact may yet turn out to rest (RestingContacts.swift).
         let motionAllowed = tap.state != .possible && (committed == nil || m.fingers == sequenceFingers)
+            && !m.restingUndecided
         // An edge swipe, a pinch or a rotate may take over a long press (a pause before the
         // swipe from the edge, the 3M recording's 5 fingers resting before they pinch); a pan
         // may not: moving after a hold is the long press's own `changed`.
@@ -298,8 +310,8 @@ public struct RecognizerArena: Sendable {
         // during a long pan stays a pan (the bcm5974 recording's 2-finger circles).
         if committed == .translation && pan.inFlight && motionAllowed && !frameIsSemiMT
             && m.pathLength <= 2 * t.swipeMinimumDistance
-            && abs(m.rotation) * RotateRecognizer.degreesPerRadian >= 2 * t.rotateMinimumAngle {
-            pan.finish(.cancelled, m, sink: &sink)
+            && abs(m.rotationDegrees) >= 2 * t.rotateMinimumAngle {
+            pan.finish(.cancelled, m, at: m.time, t, sink: &sink)
             pinch.reset(); rotate.reset()
             committed = nil
         }
@@ -323,7 +335,7 @@ public struct RecognizerArena: Sendable {
     private mutating func takeOverLongPress(_ m: MotionSample) {
         guard committed == .longPress else { return }
         let began = sink.events.removeLast()
-        longPress.finish(.cancelled, at: m.time, m, sink: &sink)
+        longPress.finish(.cancelled, m, at: m.time, thresholds, sink: &sink)
         sink.events.append(began)
         committed = nil
     }
@@ -346,7 +358,7 @@ public struct RecognizerArena: Sendable {
             doubleTap.reset()
             if first.fingers == c.fingers {
                 if bound(.doubleTap) {
-                    sink.events.append(TapRecognizer.event(.doubleTap, c, at: c.time, sink: &sink))
+                    sink.events.append(sink.tapEvent(.doubleTap, c, at: c.time))
                 }
                 return
             }
@@ -361,7 +373,7 @@ public struct RecognizerArena: Sendable {
 
     private mutating func emitTap(_ c: TapRecognizer.Completed, at time: Instant) {
         guard bound(.tap) else { return }
-        sink.events.append(TapRecognizer.event(.tap, c, at: time, sink: &sink))
+        sink.events.append(sink.tapEvent(.tap, c, at: time))
     }
 
     private mutating func endSequence(_ m: MotionSample) {
@@ -371,7 +383,7 @@ public struct RecognizerArena: Sendable {
         countChangeSince = nil
         longPress.reset(); pan.reset(); swipe.reset(); pinch.reset(); rotate.reset(); edge.reset()
         if tap.state != .idle { tap.reset() }
-        tracker.clear()
+        tracker.endSequence()
     }
 
     private mutating func cancelInFlight(at time: Instant) {
@@ -381,11 +393,11 @@ public struct RecognizerArena: Sendable {
 
     /// Every continuous gesture in flight ends `cancelled` (pan, pinch, rotate, edge swipe, long press).
     private mutating func cancelContinuous(_ m: MotionSample, at time: Instant) {
-        pan.finish(.cancelled, m, at: time, sink: &sink)
-        pinch.finish(.cancelled, m, thresholds, at: time, sink: &sink)
-        rotate.finish(.cancelled, m, at: time, sink: &sink)
-        edge.finish(.cancelled, m, at: time, sink: &sink)
-        longPress.finish(.cancelled, at: time, m, sink: &sink)
+        pan.finish(.cancelled, m, at: time, thresholds, sink: &sink)
+        pinch.finish(.cancelled, m, at: time, thresholds, sink: &sink)
+        rotate.finish(.cancelled, m, at: time, thresholds, sink: &sink)
+        edge.finish(.cancelled, m, at: time, thresholds, sink: &sink)
+        longPress.finish(.cancelled, m, at: time, thresholds, sink: &sink)
     }
 
     private mutating func resetAll() {

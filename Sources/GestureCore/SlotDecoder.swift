@@ -141,6 +141,8 @@ public struct SlotDecoder: Sendable {
     /// BTN_TOOL_* counts are touchpad semantics; touchscreens (N-Trig sends BTN_TOOL_DOUBLETAP for a
     /// single finger) count positioned touches only.
     private let usesToolCounts: Bool
+    /// BTN_LEFT/RIGHT/MIDDLE held (bits 0–2); reported in frames of touchpads only.
+    private var buttonMask: UInt8 = 0
 
     // MARK: - Single-touch
 
@@ -355,6 +357,10 @@ public struct SlotDecoder: Sendable {
         case KeyCode.btnToolTripleTap: bit = 1 << 2
         case KeyCode.btnToolQuadTap: bit = 1 << 3
         case KeyCode.btnToolQuintTap: bit = 1 << 4
+        case KeyCode.btnLeft, KeyCode.btnRight, KeyCode.btnMiddle:
+            let b: UInt8 = code == KeyCode.btnLeft ? 1 : code == KeyCode.btnRight ? 2 : 4
+            if down { buttonMask |= b } else { buttonMask &= ~b }
+            return
         default: return
         }
         if down { toolMask |= bit } else { toolMask &= ~bit }
@@ -673,6 +679,7 @@ public struct SlotDecoder: Sendable {
         var flags: TouchFrame.Flags = []
         if resyncing { flags.insert(.resynchronized); resyncing = false }
         if isSemiMT { flags.insert(.semiMT) }
-        return TouchFrame(time: frameTime, touches: touches, fingerCount: fingers, flags: flags)
+        return TouchFrame(time: frameTime, touches: touches, fingerCount: fingers, flags: flags,
+                          buttonDown: usesToolCounts && buttonMask != 0)
     }
 }

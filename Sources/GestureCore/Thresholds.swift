@@ -13,6 +13,11 @@ public struct Thresholds: Hashable, Sendable {
     /// pinch, rotate and edge swipe wait.
     public var tapMaximumExcursion: Millimeters = 4
     public var tapMaximumMovement: Millimeters
+    /// A contact this short (landing to lift) may end `tapQuickMaximumMovement` from where it
+    /// landed instead of `tapMaximumMovement`: a quick tap rolls the fingertip as it lifts (the
+    /// ALPS double tap rolls 2.8 mm out within 70 ms), a slow one that moved is a small stroke.
+    public var tapQuickDuration: Duration = .milliseconds(80)
+    public var tapQuickMaximumMovement: Millimeters = 2
     // double tap
     public var doubleTapMaximumGap: Duration
     public var doubleTapGapPerExtraFinger: Duration
@@ -39,6 +44,24 @@ public struct Thresholds: Hashable, Sendable {
     public var edgeSwipeMaximumAngle: Degrees
     // arbitration
     public var fingerCountDebounce: Duration
+    // resting contacts, thumbs, palms (see RestingContacts.swift)
+    /// A contact that moved less than this while another moved `restingContactDecisionTravel`
+    /// rests (a thumb, a finger left on the pad): it is no finger of the gesture until it lifts.
+    public var restingContactMaximumTravel: Millimeters = 1.5
+    public var restingContactDecisionTravel: Millimeters = 4
+    /// Only a contact that landed this long before or after the others, before they moved, can
+    /// rest — unless it is thumb-like (below); fingers landing together and one pivoting around
+    /// the other are a pinch or rotate.
+    public var restingContactLandingGap: Duration = .milliseconds(150)
+    /// Touchpads: a contact this close to the bottom edge is thumb-like (libinput: 15 mm); 0 off.
+    public var thumbZoneHeight: Millimeters = 0
+    /// A contact this large (ABS_MT_TOUCH_MAJOR, devices with a resolution) is thumb-like …
+    public var thumbMinimumTouchMajor: Millimeters = 15
+    /// … and so is one this heavy, in percent of the pressure axis's range.
+    public var thumbMinimumPressurePercent: Double = 75
+    /// A contact this large is a palm: no finger of any gesture until it lifts (MT_TOOL_PALM
+    /// contacts are dropped by the decoder already).
+    public var palmMinimumTouchMajor: Millimeters = 25
 
     public init(tapTimeout: Duration, tapMaximumMovement: Millimeters, doubleTapMaximumGap: Duration,
                 doubleTapGapPerExtraFinger: Duration, doubleTapMinimumGap: Duration,
@@ -89,6 +112,21 @@ public struct Thresholds: Hashable, Sendable {
         tapTimeout + tapTimeoutPerExtraFinger * Swift.max(0, fingers - 1)
     }
 
+    /// How far from where it landed a contact down for `duration` may lift and still be a tap.
+    public func tapMaximumMovement(duration: Duration) -> Millimeters {
+        duration <= tapQuickDuration ? Swift.max(tapMaximumMovement, tapQuickMaximumMovement) : tapMaximumMovement
+    }
+
+    /// The double-tap gap for taps with `fingers` fingers.
+    public func doubleTapMaximumGap(fingers: Int) -> Duration {
+        doubleTapMaximumGap + doubleTapGapPerExtraFinger * Swift.max(0, fingers - 1)
+    }
+
+    /// The pan slop for `fingers` fingers (also how far an edge swipe may stray off its angle).
+    public func panSlop(fingers: Int) -> Millimeters {
+        panSlop + panSlopPerExtraFinger * Double(Swift.max(0, fingers - 1))
+    }
+
     public static let touchpadDefaults = Thresholds(
         tapTimeout: .milliseconds(180), tapTimeoutPerExtraFinger: .milliseconds(20), tapMaximumMovement: 1.3,
         doubleTapMaximumGap: .milliseconds(180), doubleTapGapPerExtraFinger: .milliseconds(20),
@@ -117,6 +155,7 @@ public struct Thresholds: Hashable, Sendable {
         if device.kind == .touchpad {
             var t = touchpadDefaults
             if shorter > 0 { t.edgeZone = Swift.min(8, 0.08 * shorter) }
+            if h > 0 { t.thumbZoneHeight = Swift.min(15, 0.25 * h) }
             return t
         }
         var t = touchscreenDefaults
@@ -125,6 +164,7 @@ public struct Thresholds: Hashable, Sendable {
             t.swipeMinimumDistance = 0.15 * shorter
         }
         t.tapMaximumExcursion = 6
+        t.tapQuickMaximumMovement = 3
         return t
     }
 }

@@ -53,9 +53,13 @@ public struct TouchFrame: Hashable, Sendable {
     /// (BTN_TOOL_DOUBLETAP…QUINTTAP on devices with fewer slots; QUINTTAP counts as 5).
     public var fingerCount: Int
     public var flags: Flags
+    /// A physical button of the surface is held after this frame (BTN_LEFT of a clickpad pressed
+    /// down, or any BTN_LEFT/RIGHT/MIDDLE of a touchpad with buttons). Touchscreens never set it.
+    public var buttonDown: Bool
 
-    public init(time: Instant, touches: [Touch], fingerCount: Int, flags: Flags = []) {
+    public init(time: Instant, touches: [Touch], fingerCount: Int, flags: Flags = [], buttonDown: Bool = false) {
         self.time = time; self.touches = touches; self.fingerCount = fingerCount; self.flags = flags
+        self.buttonDown = buttonDown
     }
 
     /// Touches still on the surface after this frame (began, moved, stationary).

@@ -255,3 +255,25 @@ private func touchscreen(name: String = "ELAN Touchscreen") -> DeviceDescription
     }
 }
 
+@Suite struct RestingContactConfigTests {
+    @Test func test_restingThumbPalmAndQuickTapKeys_applyInTheirUnits() throws {
+        let c = try Config.parse("""
+            thresholds:
+              touchpad: {tap_quick_duration_ms: 60, tap_quick_maximum_movement_mm: 2.5,
+                         resting_contact_maximum_travel_mm: 1, resting_contact_decision_travel_mm: 5,
+                         resting_contact_landing_gap_ms: 200, thumb_zone_height_mm: 12,
+                         thumb_minimum_touch_major_mm: 14, thumb_minimum_pressure_percent: 80,
+                         palm_minimum_touch_major_mm: 30}
+            """, file: "t.yaml")
+        let t = c.thresholds(for: touchpad())
+        #expect(t.tapQuickDuration == .milliseconds(60) && t.tapQuickMaximumMovement == 2.5)
+        #expect(t.restingContactMaximumTravel == 1 && t.restingContactDecisionTravel == 5)
+        #expect(t.restingContactLandingGap == .milliseconds(200) && t.thumbZoneHeight == 12)
+        #expect(t.thumbMinimumTouchMajor == 14 && t.thumbMinimumPressurePercent == 80 && t.palmMinimumTouchMajor == 30)
+        for key in ThresholdKey.all { #expect(key.value(in: t) != 0 || key.name.hasSuffix("_per_extra_finger_ms") || key.name == "double_tap_minimum_gap_ms" || key.name == "long_press_cancels_on_movement", "\(key) has no value") }
+    }
+    @Test func test_percentAbove100_isAnError() {
+        let d = errors("thresholds:\n  touchpad: {thumb_minimum_pressure_percent: 120}\n")
+        #expect(d.first?.message.contains("between 0 and 100") == true, "\(d)")
+    }
+}

@@ -16,6 +16,10 @@ import Testing
 ///     resync at 300ms                   a .resynchronized frame (state unchanged)
 ///     removed at 300ms                  a .deviceRemoved frame (every touch cancelled)
 ///     cancel at 300ms                   arena.cancelAll(at:)
+///     button down at 50ms               the pad's physical button (a click) is held from now on
+///     button up at 150ms
+///     major 1 20 at 0ms                 touch 1's ABS_MT_TOUCH_MAJOR is 20 mm from now on
+///     pressure 1 200 at 0ms             touch 1's pressure is 200 (device units) from now on
 ///
 /// Frames at the same time merge. After the last statement the runner advances 3 s further.
 struct Scenario {
@@ -28,6 +32,9 @@ struct Scenario {
         case resync
         case removed
         case cancel
+        case button(Bool)
+        case major(id: Int, mm: Double)
+        case pressure(id: Int, value: Int32)
     }
     struct Step { var time: Int64; var op: Op; var order: Int }
 
@@ -86,6 +93,13 @@ struct Scenario {
             case "advance":
                 guard let t = time(after: "to") else { continue }
                 add(t, .advance); now = t
+            case "button":
+                guard let t = time(after: "at"), words.count > 1 else { Issue.record("scenario: bad '\(statement)'", sourceLocation: sourceLocation); continue }
+                add(t, .button(words[1] == "down")); now = t
+            case "major", "pressure":
+                guard let t = time(after: "at"), words.count > 2, let id = Int(words[1]), let v = Double(words[2])
+                else { Issue.record("scenario: bad '\(statement)'", sourceLocation: sourceLocation); continue }
+                add(t, verb == "major" ? .major(id: id, mm: v) : .pressure(id: id, value: Int32(v))); now = t
             case "resync", "removed", "cancel":
                 guard let t = time(after: "at") else { continue }
                 add(t, verb == "resync" ? .resync : verb == "removed" ? .removed : .cancel); now = t
@@ -117,6 +131,9 @@ struct Scenario {
         var events: [GestureEvent] = []
         var touches: [(id: Int, x: Double, y: Double)] = []
         var countOverride: Int?
+        var buttonDown = false
+        var majors: [Int: Double] = [:]
+        var pressures: [Int: Int32] = [:]
         var i = 0
         var last: Int64 = 0
         while i < steps.count {
@@ -143,6 +160,9 @@ struct Scenario {
                 case .resync: flags.insert(.resynchronized); frame = true
                 case .removed: flags.insert(.deviceRemoved); frame = true
                 case .cancel: doCancel = true
+                case .button(let down): buttonDown = down; frame = true
+                case .major(let id, let mm): majors[id] = mm; frame = true
+                case .pressure(let id, let v): pressures[id] = v; frame = true
                 }
                 i += 1
             }
@@ -154,12 +174,15 @@ struct Scenario {
             if frame {
                 let removed = flags.contains(.deviceRemoved)
                 var list = touches.map { tt in
-                    Touch(id: tt.id, slot: tt.id, phase: removed ? .cancelled : (changed[tt.id] ?? .stationary), x: tt.x, y: tt.y)
+                    Touch(id: tt.id, slot: tt.id, phase: removed ? .cancelled : (changed[tt.id] ?? .stationary), x: tt.x, y: tt.y,
+                          pressure: pressures[tt.id], majorAxis: majors[tt.id])
                 }
-                list += ended.map { Touch(id: $0.id, slot: $0.id, phase: .ended, x: $0.x, y: $0.y) }
+                list += ended.map { Touch(id: $0.id, slot: $0.id, phase: .ended, x: $0.x, y: $0.y,
+                                          pressure: pressures[$0.id], majorAxis: majors[$0.id]) }
                 if removed { touches = [] }
                 let count = touches.isEmpty && countOverride == nil ? 0 : (countOverride ?? touches.count)
-                events += arena.process(TouchFrame(time: time, touches: list, fingerCount: count, flags: flags))
+                events += arena.process(TouchFrame(time: time, touches: list, fingerCount: count, flags: flags,
+                                                   buttonDown: buttonDown))
             }
             last = t
         }
@@ -238,9 +261,12 @@ func describe(_ g: GestureEvent) -> String {
 /// Standard geometries, built by hand from absinfo + resolution.
 enum Devices {
     static func touchpad(width: Int32 = 100, height: Int32 = 70, resolution: Int32 = 40, semiMT: Bool = false,
-                         slots: Int32 = 5) -> DeviceDescription {
+                         slots: Int32 = 5, touchMajor: Bool = false, pressureMaximum: Int32? = nil) -> DeviceDescription {
         let x = AbsInfo(minimum: 0, maximum: width * resolution, resolution: resolution)
         let y = AbsInfo(minimum: 0, maximum: height * resolution, resolution: resolution)
+        var extra: [UInt16: AbsInfo] = [:]
+        if touchMajor { extra[AbsCode.mtTouchMajor] = AbsInfo(minimum: 0, maximum: 60 * resolution) }
+        if let p = pressureMaximum { extra[AbsCode.mtPressure] = AbsInfo(minimum: 0, maximum: p) }
         return DeviceDescription(
             name: semiMT ? "Test SemiMT Touchpad" : "Test Touchpad",
             properties: semiMT ? [InputProperty.pointer, InputProperty.semiMT] : [InputProperty.pointer],
@@ -248,7 +274,7 @@ enum Devices {
                                     KeyCode.btnToolTripleTap, KeyCode.btnToolQuadTap, KeyCode.btnToolQuintTap]],
             absInfo: [AbsCode.x: x, AbsCode.y: y, AbsCode.mtPositionX: x, AbsCode.mtPositionY: y,
                       AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: slots - 1),
-                      AbsCode.mtTrackingId: AbsInfo(minimum: 0, maximum: 65535)])
+                      AbsCode.mtTrackingId: AbsInfo(minimum: 0, maximum: 65535)].merging(extra) { a, _ in a })
     }
 
     static func touchscreen(width: Int32 = 300, height: Int32 = 200, resolution: Int32 = 10) -> DeviceDescription {

@@ -13,6 +13,10 @@ import Testing
 ///     exactly N SPEC                exactly N
 ///     forbid SPEC                   none
 ///     only KIND KIND…               no event of any other kind
+///     allow SPEC                    a continuous gesture that may end `cancelled` because the
+///                                  person did that (the comment says what); every other
+///                                  `cancelled` is a false positive — its `began` hook ran
+///                                  for a gesture nobody made — and fails the file
 ///     known DIRECTIVE              a directive the recognizers are known to miss (the comment on
 ///                                  that line says why); the test records it as a known issue and
 ///                                  fails if it starts passing
@@ -43,7 +47,7 @@ struct ReplayExpectation {
         }
     }
     enum Directive {
-        case expect(Spec), some(Spec), exactly(Int, Spec), forbid(Spec), only([String])
+        case expect(Spec), some(Spec), exactly(Int, Spec), forbid(Spec), only([String]), allow(Spec)
     }
 
     var bound: Set<GestureKind> = Set(GestureKind.all)
@@ -95,6 +99,7 @@ struct ReplayExpectation {
             case "expect": e.directives.append((line, .expect(try spec(w.dropFirst())), known))
             case "some": e.directives.append((line, .some(try spec(w.dropFirst())), known))
             case "forbid": e.directives.append((line, .forbid(try spec(w.dropFirst())), known))
+            case "allow": e.directives.append((line, .allow(try spec(w.dropFirst())), known))
             case "exactly":
                 guard w.count > 2, let n = Int(w[1]) else { throw fail("expected 'exactly N kind …'") }
                 e.directives.append((line, .exactly(n, try spec(w.dropFirst(2))), known))
@@ -102,7 +107,7 @@ struct ReplayExpectation {
                 for k in w.dropFirst() where !kinds.contains(k) { throw fail("unknown gesture kind '\(k)'") }
                 e.directives.append((line, .only(Array(w.dropFirst())), known))
             default:
-                throw fail("unknown directive '\(verb)' (expected bound, directions, expect, some, exactly, forbid, only)")
+                throw fail("unknown directive '\(verb)' (expected bound, directions, expect, some, exactly, forbid, only, allow)")
             }
         }
         return e
@@ -134,9 +139,22 @@ struct ReplayExpectation {
             case .only(let kinds):
                 let bad = events.filter { !kinds.contains($0.kind.rawValue) }
                 if !bad.isEmpty { out.append("\(file):\(line): only \(kinds) allowed, got \(Set(bad.map(\.kind.rawValue)).sorted())") }
+            case .allow(let s):
+                // Known: the cancellation is a known false positive; it is a violation while it happens.
+                if known, decisive.contains(where: s.matches) { out.append("\(file):\(line): known false positive '\(s)' happened") }
             }
         }
+        if !known { out += falsePositives(decisive, file: file) }
         return out
+    }
+
+    /// Continuous gestures that began and were cancelled without an `allow` (known or not) saying
+    /// the person did that.
+    func falsePositives(_ decisive: [GestureEvent], file: String) -> [String] {
+        let allowed: [Spec] = directives.compactMap { if case .allow(let s) = $0.directive { s } else { nil } }
+        return decisive.filter { g in g.phase == .cancelled && !allowed.contains { $0.matches(g) } }.map { g in
+            "\(file): \(g.kind) fingers=\(g.fingers) began and was cancelled at \(g.time): a false positive (its began hook ran); if the person did that, say so with 'allow \(g.kind) cancelled fingers=\(g.fingers)'"
+        }
     }
 }
 
@@ -172,6 +190,20 @@ struct ExpectationError: Error, CustomStringConvertible {
         let events = [event(.tap, .recognized, fingers: 1)]
         #expect(e.violations(events, file: "x").isEmpty)
         #expect(e.violations(events, file: "x", known: true).count == 1)
+    }
+    @Test func expectation_beganThenCancelled_isAFalsePositiveUnlessAllowed() throws {
+        let events = [event(.rotate, .began, fingers: 2), event(.rotate, .cancelled, fingers: 2, ms: 40)]
+        let plain = try ReplayExpectation.parse("forbid tap", file: "x")
+        #expect(plain.violations(events, file: "x").count == 1)
+        #expect(plain.violations(Array(events.prefix(1)), file: "x").isEmpty)
+        let allowed = try ReplayExpectation.parse("allow rotate cancelled fingers=2", file: "x")
+        #expect(allowed.violations(events, file: "x").isEmpty)
+        let otherFingers = try ReplayExpectation.parse("allow rotate cancelled fingers=3", file: "x")
+        #expect(otherFingers.violations(events, file: "x").count == 1)
+        let known = try ReplayExpectation.parse("known allow rotate cancelled", file: "x")
+        #expect(known.violations(events, file: "x").isEmpty)
+        #expect(known.violations(events, file: "x", known: true).count == 1)
+        #expect(known.violations(Array(events.prefix(1)), file: "x", known: true).isEmpty)
     }
     @Test func expectation_badFile_namesFileAndLine() {
         #expect(throws: ExpectationError.self) { try ReplayExpectation.parse("# ok\nexpect swpie", file: "f.expected") }

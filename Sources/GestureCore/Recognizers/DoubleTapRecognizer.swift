@@ -25,10 +25,6 @@ struct DoubleTapRecognizer {
     }
     private(set) var state = State.idle
 
-    static func maximumGap(fingers: Int, _ t: Thresholds) -> Duration {
-        t.doubleTapMaximumGap + t.doubleTapGapPerExtraFinger * Swift.max(0, fingers - 1)
-    }
-
     var nextDeadline: Instant? { nextDeadline(gap: gap) }
     private var gap: Duration = .zero
     private func nextDeadline(gap: Duration) -> Instant? {
@@ -44,7 +40,7 @@ struct DoubleTapRecognizer {
             // The arena flushes a pending first tap before waiting for a new one.
             reset()
         }
-        gap = Self.maximumGap(fingers: first.fingers, t)
+        gap = t.doubleTapMaximumGap(fingers: first.fingers)
         state = .waiting(first: first)
     }
 

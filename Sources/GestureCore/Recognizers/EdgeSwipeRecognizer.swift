@@ -20,7 +20,7 @@
 ///    │ lands outside every zone               ▼                                        (cancelled by arena)
 ///    └────────────────────────────────────► failed ── all up ──► idle
 /// ```
-struct EdgeSwipeRecognizer {
+struct EdgeSwipeRecognizer: MotionRecognizer, ContinuousRecognizer {
     enum State { case idle, possible, began, failed }
     private(set) var state = State.idle
     private var edges: [Edge] = []
@@ -68,7 +68,7 @@ struct EdgeSwipeRecognizer {
 
     private func withinAngle(_ c: (inward: Double, along: Double), _ t: Thresholds) -> Bool {
         let limit = edges.count > 1 ? t.edgeSwipeMaximumAngle / 2 : t.edgeSwipeMaximumAngle
-        return c.inward > 0 && atan2(abs(c.along), c.inward) * RotateRecognizer.degreesPerRadian <= limit
+        return c.inward > 0 && atan2(abs(c.along), c.inward) * degreesPerRadian <= limit
     }
 
     mutating func update(_ m: MotionSample, allowed: Bool, _ t: Thresholds, sink: inout EventSink) -> Bool {
@@ -93,19 +93,19 @@ struct EdgeSwipeRecognizer {
                 sink.events.append(event(.began, m, sink: sink))
                 return true
             }
-            if best == nil && m.totalDistance >= PanRecognizer.slop(fingers: m.fingers, t) { state = .failed }
+            if best == nil && m.totalDistance >= t.panSlop(fingers: m.fingers) { state = .failed }
             return false
         case .began:
-            if m.fingers == 0 { finish(.ended, m, sink: &sink); return false }
+            if m.fingers == 0 { finish(.ended, m, at: m.time, t, sink: &sink); return false }
             if m.stepX != 0 || m.stepY != 0 { sink.events.append(event(.changed, m, sink: sink)) }
             return false
         }
     }
 
-    mutating func finish(_ phase: GesturePhase, _ m: MotionSample, at time: Instant? = nil, sink: inout EventSink) {
+    mutating func finish(_ phase: GesturePhase, _ m: MotionSample, at time: Instant, _ t: Thresholds, sink: inout EventSink) {
         guard state == .began else { return }
         var e = event(phase, m, sink: sink)
-        if let time { e.time = time }
+        e.time = time
         sink.events.append(e)
         state = phase == .ended ? .idle : .failed
     }

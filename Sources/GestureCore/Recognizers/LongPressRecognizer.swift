@@ -1,5 +1,6 @@
 /// Long press (hold), 1–5 fingers: `began` when `longPressDuration` has passed since the finger
-/// count last changed with every finger still (moved less than `longPressMaximumMovement`);
+/// count last changed with every finger still (moved less than `longPressMaximumMovement`) and
+/// no physical button pressed (a held click is a click or a drag);
 /// `changed` on each frame the fingers move after that; `ended` at lift; `cancelled` when the
 /// fingers move past `longPressMaximumMovement` after it began only if
 /// `longPressCancelsOnMovement`, and (by the arena) when the finger count changes for longer than
@@ -11,12 +12,12 @@
 ///    ▲                              │  ▲  │                                 │  │
 ///    │                              │  └──┘ finger count changes:           │  └─ moved past slop and
 ///    │                              │       restart the timer               │     cancelsOnMovement
-///    │            moved ≥ slop,     ▼                                       │     → cancelled ─► failed
+///    │   moved ≥ slop, button down, ▼                                       │     → cancelled ─► failed
 ///    │            > 5 fingers,   failed                                     │
 ///    │            another commits   │                             all up    ▼
 ///    └──────────── all up ──────────┴──────────────────────────────────── ended
 /// ```
-struct LongPressRecognizer {
+struct LongPressRecognizer: ContinuousRecognizer {
     enum State { case idle, possible, began, failed }
     private(set) var state = State.idle
     private var since = Instant.zero
@@ -57,12 +58,13 @@ struct LongPressRecognizer {
         case .possible:
             if m.fingers == 0 { state = .idle; return }
             if m.fingers != fingers { since = m.time; fingers = m.fingers }
-            if m.maxTouchTravel >= t.longPressMaximumMovement || m.fingers > 5 { state = .failed }
+            // A click held down is a click (or a drag), not a long press.
+            if m.maxTouchTravel >= t.longPressMaximumMovement || m.fingers > 5 || m.buttonDown { state = .failed }
         case .began:
-            if m.fingers == 0 { finish(.ended, at: m.time, m, sink: &sink); return }
+            if m.fingers == 0 { finish(.ended, m, at: m.time, t, sink: &sink); return }
             let dx = m.totalX - baseX, dy = m.totalY - baseY
             if t.longPressCancelsOnMovement && (dx * dx + dy * dy).squareRoot() > t.longPressMaximumMovement {
-                finish(.cancelled, at: m.time, m, sink: &sink)
+                finish(.cancelled, m, at: m.time, t, sink: &sink)
                 state = .failed
                 return
             }
@@ -75,7 +77,7 @@ struct LongPressRecognizer {
     }
 
     /// Ends a long press in flight (`ended` at lift, `cancelled` by the arena).
-    mutating func finish(_ phase: GesturePhase, at time: Instant, _ m: MotionSample, sink: inout EventSink) {
+    mutating func finish(_ phase: GesturePhase, _ m: MotionSample, at time: Instant, _ t: Thresholds, sink: inout EventSink) {
         guard state == .began else { return }
         sink.events.append(event(phase, at: time, m, sink: sink))
         state = phase == .ended ? .idle : .failed

@@ -36,6 +36,14 @@ struct MotionSample {
     var touchTravel: Millimeters = 0
     /// Positions are a bounding box (INPUT_PROP_SEMI_MT).
     var semiMT = false
+    /// A physical button of the surface is held (a click, not a tap).
+    var buttonDown = false
+    /// A still contact may yet turn out to rest while another moves (see `ContactRules`): motion
+    /// gestures wait until that is decided.
+    var restingUndecided = false
+    /// A contact was dropped in this frame as resting or a palm (the count fell, but the
+    /// translation so far is already that of the fingers left).
+    var contactDropped = false
     /// Smoothed centroid velocity, mm/s.
     var velocityX: Double = 0
     var velocityY: Double = 0
@@ -46,15 +54,41 @@ struct MotionSample {
     var spanChange: Millimeters { scale > 0 ? span - span / scale : 0 }
     /// The arc length the accumulated rotation covers at the current mean radius, mm.
     var rotationArc: Millimeters { abs(rotation) * span / 2 }
+    /// The accumulated rotation in degrees (positive clockwise with y down).
+    var rotationDegrees: Double { rotation * degreesPerRadian }
+
+    /// How many times larger than the span change and the rotation arc the translation must be
+    /// for two or more fingers to pan or swipe (the 3M recording's 3- and 5-finger turns
+    /// translate about as far as they turn).
+    static let translationDominanceRatio = 2.0
+
+    /// Translation dominates: one finger, or the centroid moved `translationDominanceRatio` times
+    /// as far as the span changed and as the rotation carried the fingers around it.
+    var translationDominates: Bool {
+        if positioned < 2 { return true }
+        let d = totalDistance, r = Self.translationDominanceRatio
+        return d >= r * abs(spanChange) && d >= r * rotationArc
+    }
 }
+
+let degreesPerRadian = 180 / Double.pi
 
 /// Keeps each touch's start and previous position (no per-frame allocation: the table's storage
 /// is reserved once and reused).
 struct MotionTracker {
-    private var ids: [Int] = []
-    private var startX: [Double] = [], startY: [Double] = []
-    private var prevX: [Double] = [], prevY: [Double] = []
-    private(set) var sample = MotionSample()
+    var ids: [Int] = []
+    var startX: [Double] = [], startY: [Double] = []
+    var prevX: [Double] = [], prevY: [Double] = []
+    /// Per touch: resting or palm (no finger of any gesture until it lifts), and what the
+    /// resting-contact rules need (see RestingContacts.swift).
+    var excluded: [Bool] = []
+    var landed: [Instant] = []
+    var othersPath: [Double] = []
+    var landedBeforeMotion: [Bool] = []
+    var thumbLike: [Bool] = []
+    var moved: [Bool] = []
+    var rules = ContactRules()
+    var sample = MotionSample()
     private var lastTime: Instant?
     private var lastFingers = 0
     /// Velocity smoothing time constant.
@@ -62,10 +96,16 @@ struct MotionTracker {
 
     init() {
         ids.reserveCapacity(16); startX.reserveCapacity(16); startY.reserveCapacity(16)
-        prevX.reserveCapacity(16); prevY.reserveCapacity(16)
+        prevX.reserveCapacity(16); prevY.reserveCapacity(16); excluded.reserveCapacity(16)
+        landed.reserveCapacity(16); othersPath.reserveCapacity(16)
+        landedBeforeMotion.reserveCapacity(16); thumbLike.reserveCapacity(16)
+        moved.reserveCapacity(16)
     }
 
-    private func index(of id: Int) -> Int? {
+    /// The largest and second-largest step of this frame among the counted touches.
+    var steps: (top: (index: Int, length: Double), second: Double) = ((-1, 0), 0)
+
+    func index(of id: Int) -> Int? {
         for i in ids.indices where ids[i] == id { return i }
         return nil
     }
@@ -74,8 +114,25 @@ struct MotionTracker {
     mutating func clear() {
         ids.removeAll(keepingCapacity: true); startX.removeAll(keepingCapacity: true)
         startY.removeAll(keepingCapacity: true); prevX.removeAll(keepingCapacity: true)
-        prevY.removeAll(keepingCapacity: true)
+        prevY.removeAll(keepingCapacity: true); excluded.removeAll(keepingCapacity: true)
+        landed.removeAll(keepingCapacity: true); othersPath.removeAll(keepingCapacity: true)
+        landedBeforeMotion.removeAll(keepingCapacity: true); thumbLike.removeAll(keepingCapacity: true)
+        moved.removeAll(keepingCapacity: true)
         sample = MotionSample(); lastTime = nil; lastFingers = 0
+    }
+
+    /// Every counted finger lifted: forget them, but resting contacts and palms still down stay
+    /// dropped (a thumb left on the pad must not become the next sequence's finger).
+    mutating func endSequence() {
+        guard excluded.contains(true) else { clear(); return }
+        for i in ids.indices.reversed() where !excluded[i] { remove(at: i) }
+        sample = MotionSample(); lastTime = nil; lastFingers = 0
+    }
+
+    /// Start measuring translation, scale and rotation afresh, keeping each touch's travel (a
+    /// finger lifted before anything began: what the pair did is not what the rest did).
+    mutating func rebaseTranslation() {
+        sample.totalX = 0; sample.totalY = 0; sample.pathLength = 0; sample.scale = 1; sample.rotation = 0
     }
 
     /// Start measuring translation, scale, rotation and travel afresh from the current positions.
@@ -96,18 +153,20 @@ struct MotionTracker {
         // Pass 1: membership, and the continuing touches' centroids before and after.
         var n = 0, px = 0.0, py = 0.0, nx = 0.0, ny = 0.0
         var positioned = 0, began = false
+        var resting = 0
         for t in frame.touches where t.tool == .finger {
             if t.phase.isActive {
-                positioned += 1
-                if let i = index(of: t.id), t.phase != .began {
-                    n += 1; px += prevX[i]; py += prevY[i]; nx += t.x; ny += t.y
-                } else if index(of: t.id) == nil {
-                    ids.append(t.id); startX.append(t.x); startY.append(t.y)
-                    prevX.append(t.x); prevY.append(t.y); began = true
+                if let i = index(of: t.id) {
+                    if excluded[i] { resting += 1; continue }
+                    positioned += 1
+                    if t.phase != .began { n += 1; px += prevX[i]; py += prevY[i]; nx += t.x; ny += t.y }
+                } else {
+                    positioned += 1
+                    add(t, at: frame.time); began = true
                 }
             }
         }
-        let fingers = trustToolCount ? Swift.max(frame.fingerCount, positioned) : positioned
+        let fingers = trustToolCount ? Swift.max(frame.fingerCount - resting, positioned) : positioned
         let countChanged = fingers != lastFingers
         s.fingerLanded = began || fingers > lastFingers
         let skipStep = semiMT && countChanged
@@ -116,13 +175,12 @@ struct MotionTracker {
         var radiusBefore = 0.0, radiusAfter = 0.0, turn = 0.0, weight = 0.0
         var travel2 = 0.0
         if n > 0 { px /= Double(n); py /= Double(n); nx /= Double(n); ny /= Double(n) }
+        steps.top = (-1, 0); steps.second = 0
         for t in frame.touches where t.tool == .finger {
             guard let i = index(of: t.id) else { continue }
-            if !t.phase.isActive {
-                ids.remove(at: i); startX.remove(at: i); startY.remove(at: i)
-                prevX.remove(at: i); prevY.remove(at: i)
-                continue
-            }
+            if !t.phase.isActive { remove(at: i); continue }
+            if excluded[i] { prevX[i] = t.x; prevY[i] = t.y; continue }
+            noteStep(i, dx: t.x - prevX[i], dy: t.y - prevY[i])
             cx += t.x; cy += t.y
             if t.phase != .began && n >= 2 && !skipStep {
                 let ax = prevX[i] - px, ay = prevY[i] - py
@@ -153,7 +211,7 @@ struct MotionTracker {
         // Span: twice the mean distance from the centroid of all active touches.
         var r = 0.0
         if positioned >= 2 {
-            for t in frame.touches where t.tool == .finger && t.phase.isActive {
+            for t in frame.touches where t.tool == .finger && t.phase.isActive && !isExcluded(t.id) {
                 let dx = t.x - s.centroidX, dy = t.y - s.centroidY
                 r += (dx * dx + dy * dy).squareRoot()
             }
@@ -174,9 +232,12 @@ struct MotionTracker {
             }
         }
         lastTime = frame.time
-        lastFingers = fingers
+        s.buttonDown = frame.buttonDown
+        s.contactDropped = false
         sample = s
-        return s
+        if rules.enabled && !semiMT { applyContactRules(frame, trustToolCount: trustToolCount) }
+        lastFingers = sample.fingers
+        return sample
     }
 }
 

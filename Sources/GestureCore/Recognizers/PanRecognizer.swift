@@ -16,7 +16,7 @@
 ///    │  └── all up / arena reset                            └──► cancelled (arena)
 ///    └──► failed (another family committed) ── all up ──► possible
 /// ```
-struct PanRecognizer {
+struct PanRecognizer: MotionRecognizer, ContinuousRecognizer {
     enum State { case possible, began, failed }
     private(set) var state = State.possible
     private var id: UInt64 = 0
@@ -27,36 +27,19 @@ struct PanRecognizer {
     mutating func reset() { state = .possible }
     mutating func fail() { if state == .possible { state = .failed } }
 
-    static func slop(fingers: Int, _ t: Thresholds) -> Millimeters {
-        t.panSlop + t.panSlopPerExtraFinger * Double(Swift.max(0, fingers - 1))
-    }
-
-    /// How many times larger than the span change and the rotation arc the translation must be
-    /// for two or more fingers to pan (the 3M recording's 3- and 5-finger turns translate
-    /// about as far as they turn).
-    static let dominanceRatio = 2.0
-
-    /// Translation dominates: one finger, or the centroid moved `dominanceRatio` times as far as
-    /// the span changed and as the rotation carried the fingers around it.
-    static func translationDominates(_ m: MotionSample) -> Bool {
-        if m.positioned < 2 { return true }
-        let d = m.totalDistance
-        return d >= dominanceRatio * abs(m.spanChange) && d >= dominanceRatio * m.rotationArc
-    }
-
     /// Returns true when the pan began in this frame (the arena records the commit).
     mutating func update(_ m: MotionSample, allowed: Bool, _ t: Thresholds, sink: inout EventSink) -> Bool {
         switch state {
         case .possible:
-            guard allowed, m.fingers >= 1, m.fingers <= 5, m.totalDistance >= Self.slop(fingers: m.fingers, t),
-                  Self.translationDominates(m) else { return false }
+            guard allowed, m.fingers >= 1, m.fingers <= 5, m.totalDistance >= t.panSlop(fingers: m.fingers),
+                  m.translationDominates else { return false }
             state = .began
             id = sink.newID()
             fingers = m.fingers
             sink.events.append(event(.began, m, stepX: m.totalX, stepY: m.totalY, sink: sink))
             return true
         case .began:
-            if m.fingers == 0 { finish(.ended, m, sink: &sink); return false }
+            if m.fingers == 0 { finish(.ended, m, at: m.time, t, sink: &sink); return false }
             if m.stepX != 0 || m.stepY != 0 {
                 sink.events.append(event(.changed, m, stepX: m.stepX, stepY: m.stepY, sink: sink))
             }
@@ -66,10 +49,10 @@ struct PanRecognizer {
         }
     }
 
-    mutating func finish(_ phase: GesturePhase, _ m: MotionSample, at time: Instant? = nil, sink: inout EventSink) {
+    mutating func finish(_ phase: GesturePhase, _ m: MotionSample, at time: Instant, _ t: Thresholds, sink: inout EventSink) {
         guard state == .began else { return }
         var e = event(phase, m, stepX: 0, stepY: 0, sink: sink)
-        if let time { e.time = time }
+        e.time = time
         sink.events.append(e)
         state = phase == .ended ? .possible : .failed
     }

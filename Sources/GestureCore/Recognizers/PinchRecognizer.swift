@@ -14,7 +14,7 @@
 ///    │  └──── all up / arena reset                                 └──► cancelled (arena)
 ///    └──► failed (another family committed, semi-MT) ── all up ──► possible
 /// ```
-struct PinchRecognizer {
+struct PinchRecognizer: MotionRecognizer, ContinuousRecognizer {
     enum State { case possible, began, failed }
     private(set) var state = State.possible
     private var id: UInt64 = 0
@@ -37,7 +37,7 @@ struct PinchRecognizer {
             sink.events.append(event(.began, m, direction: nil, sink: sink))
             return true
         case .began:
-            if m.fingers == 0 { finish(.ended, m, t, sink: &sink); return false }
+            if m.fingers == 0 { finish(.ended, m, at: m.time, t, sink: &sink); return false }
             if m.scale != lastScale {
                 lastScale = m.scale
                 sink.events.append(event(.changed, m, direction: nil, sink: sink))
@@ -48,8 +48,7 @@ struct PinchRecognizer {
         }
     }
 
-    mutating func finish(_ phase: GesturePhase, _ m: MotionSample, _ t: Thresholds, at time: Instant? = nil,
-                         sink: inout EventSink) {
+mutating func finish(_ phase: GesturePhase, _ m: MotionSample, at time: Instant, _ t: Thresholds, sink: inout EventSink) {
         guard state == .began else { return }
         var direction: GestureDirection?
         if phase == .ended {
@@ -57,7 +56,7 @@ struct PinchRecognizer {
             if m.scale >= 1 + t.pinchDirectionScaleDelta { direction = .out }
         }
         var e = event(phase, m, direction: direction, sink: sink)
-        if let time { e.time = time }
+        e.time = time
         sink.events.append(e)
         state = phase == .ended ? .possible : .failed
     }

@@ -13,7 +13,7 @@
 ///    │  └──── all up / arena reset                       └──► cancelled (arena)
 ///    └──► failed (another family committed, semi-MT) ── all up ──► possible
 /// ```
-struct RotateRecognizer {
+struct RotateRecognizer: MotionRecognizer, ContinuousRecognizer {
     enum State { case possible, began, failed }
     private(set) var state = State.possible
     private var id: UInt64 = 0
@@ -24,13 +24,11 @@ struct RotateRecognizer {
     mutating func reset() { state = .possible }
     mutating func fail() { if state == .possible { state = .failed } }
 
-    static let degreesPerRadian = 180 / Double.pi
-
     mutating func update(_ m: MotionSample, allowed: Bool, _ t: Thresholds, sink: inout EventSink) -> Bool {
         switch state {
         case .possible:
             guard allowed, m.fingers >= 2, m.fingers <= 5, m.positioned >= 2,
-                  abs(m.rotation) * Self.degreesPerRadian >= t.rotateMinimumAngle else { return false }
+                  abs(m.rotationDegrees) >= t.rotateMinimumAngle else { return false }
             state = .began
             id = sink.newID()
             fingers = m.fingers
@@ -38,7 +36,7 @@ struct RotateRecognizer {
             sink.events.append(event(.began, m, sink: sink))
             return true
         case .began:
-            if m.fingers == 0 { finish(.ended, m, sink: &sink); return false }
+            if m.fingers == 0 { finish(.ended, m, at: m.time, t, sink: &sink); return false }
             if m.rotation != lastRotation {
                 lastRotation = m.rotation
                 sink.events.append(event(.changed, m, sink: sink))
@@ -49,16 +47,16 @@ struct RotateRecognizer {
         }
     }
 
-    mutating func finish(_ phase: GesturePhase, _ m: MotionSample, at time: Instant? = nil, sink: inout EventSink) {
+    mutating func finish(_ phase: GesturePhase, _ m: MotionSample, at time: Instant, _ t: Thresholds, sink: inout EventSink) {
         guard state == .began else { return }
         var e = event(phase, m, sink: sink)
-        if let time { e.time = time }
+        e.time = time
         sink.events.append(e)
         state = phase == .ended ? .possible : .failed
     }
 
     private func event(_ phase: GesturePhase, _ m: MotionSample, sink: EventSink) -> GestureEvent {
-        let degrees = m.rotation * Self.degreesPerRadian
+        let degrees = m.rotationDegrees
         return GestureEvent(kind: .rotate, phase: phase, id: id, fingers: fingers, time: m.time,
                             direction: degrees >= 0 ? .clockwise : .counterclockwise,
                             rotationDegrees: degrees,

@@ -12,7 +12,7 @@
 ///    │  └──────────────── all up / arena reset ───────────────────────────┘
 ///    └──► failed (another family committed) ── all up / reset ──► possible
 /// ```
-struct SwipeRecognizer {
+struct SwipeRecognizer: MotionRecognizer {
     enum State { case possible, recognized, failed }
     private(set) var state = State.possible
     var directions = 4
@@ -23,7 +23,7 @@ struct SwipeRecognizer {
     /// Returns true when the swipe was recognized in this frame.
     mutating func update(_ m: MotionSample, allowed: Bool, _ t: Thresholds, sink: inout EventSink) -> Bool {
         guard state == .possible, allowed, m.fingers >= 1, m.fingers <= 5,
-              m.totalDistance >= t.swipeMinimumDistance, PanRecognizer.translationDominates(m),
+              m.totalDistance >= t.swipeMinimumDistance, m.translationDominates,
               let direction = GestureDirection.quantize(dx: m.totalX, dy: m.totalY, directions: directions)
         else { return false }
         state = .recognized

@@ -1,8 +1,10 @@
 /// Tap, 1–5 fingers: every finger up within `tapTimeout` (+ `tapTimeoutPerExtraFinger` for each
 /// finger beyond the first) of the last finger down, each back within `tapMaximumMovement` of
-/// where it landed when it lifts and never further than `tapMaximumExcursion` in between (real
-/// taps wobble). On semi-MT pads with more than one finger the motion is not checked: the
-/// bounding box jumps as fingers land and lift. The finger count is the most fingers down at
+/// where it landed when it lifts (`tapQuickMaximumMovement` for a contact no longer than
+/// `tapQuickDuration`: quick taps roll as they lift) and never further than `tapMaximumExcursion`
+/// in between (real taps wobble). A contact during which a physical button went down (a clickpad
+/// pressed, a touchpad button) is a click, never a tap. On semi-MT pads with more than one
+/// finger the motion is not checked: the bounding box jumps as fingers land and lift. The finger count is the most fingers down at
 /// once during the sequence (staggered landings and lifts count; BTN_TOOL_* counts on semi-MT pads count).
 ///
 /// ```
@@ -10,10 +12,11 @@
 ///   idle ─────────────────────────► possible ──── finger down: restart timer, fingers = max
 ///    ▲                                 │  │
 ///    │ all up, back within             │  └─ strayed > tapMaximumExcursion, timeout after the
-///    │ tapMaximumMovement (completed:  │     last down, > 5 fingers, another gesture commits
+///    │ tapMaximumMovement (completed:  │     last down, > 5 fingers, a button went down (a
+///    │                                 │     click), another gesture commits
 ///    │ the arena emits a tap, or hands ▼
 ///    │ it to doubleTap when bound)  failed ◄── all up, but lifted > tapMaximumMovement away
-///    │                                 │
+///    │                                 │      (tapQuickMaximumMovement if down ≤ tapQuickDuration)
 ///    └────────────── all up ───────────┘
 /// ```
 /// ```
@@ -34,6 +37,8 @@ struct TapRecognizer {
     /// How far the fingers were from where they landed in the last frame with positions.
     private var lastTravel: Millimeters = 0
     private var lastDown = Instant.zero
+    /// When the first finger landed: a contact shorter than `tapQuickDuration` may end further away.
+    private var firstDown = Instant.zero
 
     var nextDeadline: Instant? {
         state == .possible ? lastDown + timeout + .microseconds(1) : nil
@@ -63,6 +68,7 @@ struct TapRecognizer {
         state = .possible
         maxFingers = m.fingers
         lastDown = m.time
+        firstDown = m.time
         return handlePossible(m, t)
     }
 
@@ -73,13 +79,15 @@ struct TapRecognizer {
         // Semi-MT boxes jump when fingers land and lift (libinput skips the motion check there too).
         let ignoreMotion = m.semiMT && maxFingers > 1
         if m.positioned > 0 { lastTravel = m.touchTravel }
-        if (!ignoreMotion && m.maxTouchTravel > t.tapMaximumExcursion) || maxFingers > 5 || m.time > lastDown + timeout {
+        // A physical click (the pad pressed down, or a button) is a click, not a tap.
+        if (!ignoreMotion && m.maxTouchTravel > t.tapMaximumExcursion) || maxFingers > 5 || m.time > lastDown + timeout
+            || m.buttonDown {
             state = .failed
             if m.fingers == 0 { reset() }
             return nil
         }
         guard m.fingers == 0 else { return nil }
-        if !ignoreMotion && lastTravel > t.tapMaximumMovement {
+        if !ignoreMotion && lastTravel > t.tapMaximumMovement(duration: m.time - firstDown) {
             reset()
             return nil
         }
@@ -88,9 +96,13 @@ struct TapRecognizer {
         return done
     }
 
+    /// How far from where it landed a contact of this duration may lift and still be a tap.
+}
+
+extension EventSink {
     /// The event for a tap (or the double tap whose second tap is `c`).
-    static func event(_ kind: GestureKind, _ c: Completed, at time: Instant, sink: inout EventSink) -> GestureEvent {
-        GestureEvent(kind: kind, phase: .recognized, id: sink.newID(), fingers: c.fingers, time: time,
-                     x: sink.fractionX(c.x), y: sink.fractionY(c.y))
+    mutating func tapEvent(_ kind: GestureKind, _ c: TapRecognizer.Completed, at time: Instant) -> GestureEvent {
+        GestureEvent(kind: kind, phase: .recognized, id: newID(), fingers: c.fingers, time: time,
+                     x: fractionX(c.x), y: fractionY(c.y))
     }
 }

@@ -1,0 +1,184 @@
+/// Resting contacts, thumbs and palms: contacts that are on the surface but are no finger of the
+/// gesture being made. The motion tracker drops them (they stop counting, their positions leave
+/// the centroid, span and angle) until they lift, as libinput does for thumbs and palms.
+///
+/// - **Resting.** A contact that has moved less than `restingContactMaximumTravel` while another
+///   contact has travelled `restingContactDecisionTravel` since it landed rests — if it is
+///   *eligible*: it landed at least `restingContactLandingGap` apart from every other contact,
+///   before any of them moved (a thumb or a finger left on the pad, then a finger that moves),
+///   or it is thumb-like. Fingers that land together and then one pivots around the other stay a
+///   pinch or rotate; a contact that joins fingers already moving is a finger joining them.
+/// - **Thumb-like.** On a touchpad, within `thumbZoneHeight` of the bottom edge (libinput's
+///   15 mm); or, where the device reports them, a touch major of `thumbMinimumTouchMajor` or a
+///   pressure of `thumbMinimumPressurePercent` of the axis range.
+/// - **Palm.** A touch major of `palmMinimumTouchMajor` (devices with a resolution only): dropped
+///   at once, whatever the others do. MT_TOOL_PALM contacts never reach the tracker.
+///
+/// While an eligible contact is still and another has started to move but not yet far enough
+/// to decide, `MotionSample.restingUndecided` is set and the arena holds motion gestures back, so
+/// a thumb never shows up as the second finger of a pinch, a rotate or a two-finger pan.
+///
+/// ```
+///   lands ──► counted ──── moved ≥ max travel ─────────────────────────► counted (for good)
+///               │   │
+///               │   └─ eligible, still, another moved ≥ decision travel ─► resting ─┐
+///               └───── touch major ≥ palm size ──────────────────────────► palm ────┴─► lifts: forgotten
+/// ```
+struct ContactRules {
+    var enabled = false
+    var restingMaximumTravel: Millimeters = 1.5
+    var restingDecisionTravel: Millimeters = 4
+    var restingLandingGap: Duration = .milliseconds(150)
+    /// y (mm from the top) from which a touchpad contact is thumb-like; nil: no zone.
+    var thumbZoneTop: Millimeters?
+    var thumbMinimumMajor: Millimeters?
+    var thumbMinimumPressure: Int32?
+    var palmMinimumMajor: Millimeters?
+
+    init() {}
+
+    /// The rules for a device: sizes only where millimetres are real, pressure only where reported.
+    init(device: DeviceDescription, _ t: Thresholds) {
+        enabled = !device.isSemiMT
+        restingMaximumTravel = t.restingContactMaximumTravel
+        restingDecisionTravel = t.restingContactDecisionTravel
+        restingLandingGap = t.restingContactLandingGap
+        let height = device.size.height
+        if device.kind == .touchpad && t.thumbZoneHeight > 0 && height > 0 { thumbZoneTop = height - t.thumbZoneHeight }
+        if device.sizeKnown && device.hasAxis(AbsCode.mtTouchMajor) {
+            thumbMinimumMajor = t.thumbMinimumTouchMajor
+            palmMinimumMajor = t.palmMinimumTouchMajor
+        }
+        let pressureCode = device.hasAxis(AbsCode.mtPressure) ? AbsCode.mtPressure : AbsCode.pressure
+        if let p = device.absInfo[pressureCode], p.maximum > p.minimum, t.thumbMinimumPressurePercent > 0 {
+            let range = Double(p.maximum) - Double(p.minimum)
+            thumbMinimumPressure = p.minimum + Int32((range * t.thumbMinimumPressurePercent / 100).rounded(.up))
+        }
+    }
+
+    func isThumbLike(_ t: Touch) -> Bool {
+        if let top = thumbZoneTop, t.y >= top { return true }
+        if let m = thumbMinimumMajor, let major = t.majorAxis, major >= m { return true }
+        if let p = thumbMinimumPressure, let pressure = t.pressure, pressure >= p { return true }
+        return false
+    }
+
+    func isPalm(_ t: Touch) -> Bool {
+        if let m = palmMinimumMajor, let major = t.majorAxis, major >= m { return true }
+        return false
+    }
+}
+
+extension MotionTracker {
+    func isExcluded(_ id: Int) -> Bool {
+        guard let i = index(of: id) else { return false }
+        return excluded[i]
+    }
+
+    /// Starts tracking a touch that landed.
+    mutating func add(_ t: Touch, at time: Instant) {
+        var othersStill = true
+        for i in ids.indices where !excluded[i] && travel(i) >= rules.restingMaximumTravel { othersStill = false }
+        ids.append(t.id); startX.append(t.x); startY.append(t.y)
+        prevX.append(t.x); prevY.append(t.y)
+        excluded.append(false); landed.append(time); othersPath.append(0)
+        landedBeforeMotion.append(othersStill); thumbLike.append(false); moved.append(false)
+    }
+
+    mutating func remove(at i: Int) {
+        ids.remove(at: i); startX.remove(at: i); startY.remove(at: i)
+        prevX.remove(at: i); prevY.remove(at: i); excluded.remove(at: i); landed.remove(at: i)
+        othersPath.remove(at: i); landedBeforeMotion.remove(at: i); thumbLike.remove(at: i)
+        moved.remove(at: i)
+    }
+
+    /// Records a counted touch's step in this frame (for the others' path since each landed).
+    mutating func noteStep(_ i: Int, dx: Double, dy: Double) {
+        let length = (dx * dx + dy * dy).squareRoot()
+        if length > steps.top.length {
+            steps.second = steps.top.length
+            steps.top = (i, length)
+        } else if length > steps.second {
+            steps.second = length
+        }
+    }
+
+    func travel(_ i: Int) -> Millimeters {
+        let dx = prevX[i] - startX[i], dy = prevY[i] - startY[i]
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
+    /// Judges every counted touch after a frame; drops palms and resting contacts and, when it
+    /// dropped one, measures the sample afresh over the touches left.
+    mutating func applyContactRules(_ frame: TouchFrame, trustToolCount: Bool) {
+        var dropped = false
+        for t in frame.touches where t.tool == .finger && t.phase.isActive {
+            guard let i = index(of: t.id), !excluded[i] else { continue }
+            if rules.isPalm(t) { excluded[i] = true; dropped = true; continue }
+            if rules.isThumbLike(t) { thumbLike[i] = true }
+            if travel(i) >= rules.restingMaximumTravel { moved[i] = true }
+        }
+        var undecided = false
+        let counted = excluded.lazy.filter { !$0 }.count
+        if counted >= 2 {
+            for i in ids.indices where !excluded[i] {
+                othersPath[i] += i == steps.top.index ? steps.second : steps.top.length
+                guard !moved[i], eligible(i) else { continue }
+                if othersPath[i] >= rules.restingDecisionTravel {
+                    excluded[i] = true; dropped = true
+                } else if othersPath[i] >= rules.restingMaximumTravel {
+                    undecided = true
+                }
+            }
+        }
+        var s = sample
+        s.restingUndecided = undecided && !dropped
+        sample = s
+        if dropped { remeasure(frame, trustToolCount: trustToolCount) }
+    }
+
+    private func eligible(_ i: Int) -> Bool {
+        if thumbLike[i] { return true }
+        guard landedBeforeMotion[i] else { return false }
+        for j in ids.indices where j != i && !excluded[j] {
+            let gap = landed[i] < landed[j] ? landed[j] - landed[i] : landed[i] - landed[j]
+            if gap < rules.restingLandingGap { return false }
+        }
+        return true
+    }
+
+    /// The sample over the touches still counted: translation from where they landed, no scale
+    /// or rotation yet (the pair they formed with the dropped contact meant nothing).
+    private mutating func remeasure(_ frame: TouchFrame, trustToolCount: Bool) {
+        var s = sample
+        var n = 0, sx = 0.0, sy = 0.0, cx = 0.0, cy = 0.0, travel2 = 0.0
+        for i in ids.indices where !excluded[i] {
+            let dx = prevX[i] - startX[i], dy = prevY[i] - startY[i]
+            n += 1; sx += dx; sy += dy; cx += prevX[i]; cy += prevY[i]
+            travel2 = Swift.max(travel2, dx * dx + dy * dy)
+        }
+        let resting = excluded.lazy.filter { $0 }.count
+        s.positioned = n
+        s.fingers = trustToolCount ? Swift.max(frame.fingerCount - resting, n) : n
+        s.stepX = 0; s.stepY = 0
+        s.totalX = n > 0 ? sx / Double(n) : 0
+        s.totalY = n > 0 ? sy / Double(n) : 0
+        s.pathLength = s.totalDistance
+        s.scale = 1; s.rotation = 0
+        if n > 0 { s.centroidX = cx / Double(n); s.centroidY = cy / Double(n) }
+        var r = 0.0
+        if n >= 2 {
+            for i in ids.indices where !excluded[i] {
+                let dx = prevX[i] - s.centroidX, dy = prevY[i] - s.centroidY
+                r += (dx * dx + dy * dy).squareRoot()
+            }
+            r = 2 * r / Double(n)
+        }
+        s.span = r
+        s.touchTravel = travel2.squareRoot()
+        s.maxTouchTravel = s.touchTravel
+        s.restingUndecided = false
+        s.contactDropped = true
+        sample = s
+    }
+}
