@@ -92,6 +92,8 @@ public struct SlotDecoder: Sendable {
     private var frameTime = Instant.zero
     /// Touches in the previous frame: the next frame's array is sized from it.
     private var lastTouchCount = 0
+    /// Positioned touches still on the surface after the previous frame (the watchdog's concern).
+    private var activeAfterFrame = 0
 
     // MARK: - Protocol B
 
@@ -275,6 +277,7 @@ public struct SlotDecoder: Sendable {
             break
         }
         toolMask = 0; touchKey = false
+        activeAfterFrame = 0
         guard !touches.isEmpty else { return nil }
         var flags: TouchFrame.Flags = [.deviceRemoved]
         if isSemiMT { flags.insert(.semiMT) }
@@ -285,13 +288,23 @@ public struct SlotDecoder: Sendable {
     /// touches still on the surface.
     public static let stuckTouchTimeout: Duration = .seconds(2)
 
-    /// The stuck-touch watchdog, for the daemon's timer: when no frame came for
+    /// When the stuck-touch watchdog wants `checkStuckTouches(at:)`: `stuckTouchTimeout` after the
+    /// last frame, while BTN_TOUCH is released (on a device that has it) and touches are still on
+    /// the surface. Nil when nothing can be stuck. `GesturePipeline` folds it into its deadlines.
+    public var nextDeadline: Instant? {
+        guard hasTouchKey, !touchKey, activeAfterFrame > 0 else { return nil }
+        let (due, overflow) = frameTime.microseconds.addingReportingOverflow(Self.stuckTouchTimeout.totalMicroseconds)
+        return Instant(microseconds: overflow ? Int64.max : due)
+    }
+
+    /// The stuck-touch watchdog: when no frame came for
     /// `stuckTouchTimeout` while BTN_TOUCH is released (on a device that has it) but touches are
     /// still on the surface (a lost tracking-id −1), ends them in one frame and reports a
     /// "kernel bug:" line. Nil when nothing is stuck.
     public mutating func checkStuckTouches(at now: Instant) -> TouchFrame? {
-        guard hasTouchKey, !touchKey, lastTouchCount > 0,
-              now - frameTime >= Self.stuckTouchTimeout else { return nil }
+        guard let due = nextDeadline, due <= now else { return nil }
+        // Looked at once per quiet spell: whatever is found now, the deadline is spent.
+        activeAfterFrame = 0
         var touches: [Touch] = []
         switch contactProtocol {
         case .slots:
@@ -659,6 +672,7 @@ public struct SlotDecoder: Sendable {
             fingers = 0
         }
         lastTouchCount = touches.count
+        activeAfterFrame = counts.active
         var flags: TouchFrame.Flags = []
         if resyncing { flags.insert(.resynchronized); resyncing = false }
         if isSemiMT { flags.insert(.semiMT) }

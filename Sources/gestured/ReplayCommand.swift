@@ -84,7 +84,7 @@ func replayMain(_ arguments: [String]) -> Int32 {
     let device = GestureJSON.DeviceInfo(recording.description)
     let origin = recording.startTime
     var out = OutputBuffer()
-    Replayer.run(recording) { output in
+    GesturePipeline.run(recording) { output in
         switch output {
         case .frame(let f):
             guard frames else { return }

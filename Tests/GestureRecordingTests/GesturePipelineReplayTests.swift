@@ -2,7 +2,7 @@ import GestureCore
 import GestureRecording
 import Testing
 
-@Suite struct ReplayerTests {
+@Suite struct GesturePipelineReplayTests {
     static let screen = DeviceDescription(
         name: "replayer screen", properties: [InputProperty.direct],
         codes: [EventType.key: [KeyCode.btnTouch]],
@@ -26,8 +26,8 @@ import Testing
     ]
 
     @Test func finish_resolvesAPendingTap_atItsDeadlineNotAtTheEnd() {
-        var r = Replayer(device: Self.screen)
-        var outputs: [Replayer.Output] = []
+        var r = GesturePipeline(device: Self.screen)
+        var outputs: [GesturePipeline.Output] = []
         for e in Self.tap { r.feed(e) { outputs.append($0) } }
         let framesBefore = outputs.filter { if case .frame = $0 { return true }; return false }.count
         #expect(framesBefore == 2)
@@ -49,7 +49,7 @@ import Testing
             let rec = try Fixtures.load(name)
             var last = Instant(microseconds: Int64.min)
             var backwards = 0, frames = 0
-            Replayer.run(rec) { o in
+            GesturePipeline.run(rec) { o in
                 let t: Instant
                 switch o {
                 case .frame(let f): t = f.time; frames += 1
