@@ -75,7 +75,7 @@ func listenMain(_ arguments: [String]) -> Int32 {
         backoffMs = 500
         reported = false
         writeLine(fd, subscribe)
-        var nodes: [String: String] = [:]           // device name → node, from hello/deviceAdded
+        var known = KnownDevices()
         var reader = LineReader(fd: fd)
         while let line = reader.next() {
             let message: ServerMessage
@@ -86,10 +86,9 @@ func listenMain(_ arguments: [String]) -> Int32 {
             switch message {
             case .hello(_, let v, let devices):
                 eprint("gestured listen: connected to gestured \(v) on \(socket), \(devices.count) device(s), \(config.bindings.count) binding(s)")
-                for d in devices { nodes[d.name] = d.node }
-            case .deviceAdded(let d): nodes[d.name] = d.node
-            case .gesture(let g, let d):
-                runner.handle(g, device: HookDevice(name: d.name, kind: d.kind, node: nodes[d.name] ?? ""))
+                for d in devices { known.add(d) }
+            case .deviceAdded(let d): known.add(d)
+            case .gesture(let g, let d): runner.handle(g, device: known.hookDevice(d))
             case .dropped(let n): eprint("gestured listen: warning: the daemon dropped \(n) event(s) for this client")
             case .error(let r): eprint("gestured listen: the daemon says: \(r)")
             default: break
@@ -97,5 +96,20 @@ func listenMain(_ arguments: [String]) -> Int32 {
         }
         close(fd)
         eprint("gestured listen: the daemon closed the connection; reconnecting")
+    }
+}
+
+/// The devices a connection announced (hello, deviceAdded), by the daemon's device id: gesture
+/// lines carry that id, so two devices with the same name (two identical touchscreens) stay
+/// apart. A daemon too old to send the id is matched by name.
+struct KnownDevices {
+    private var byId: [Int: WireDevice] = [:]
+    private var byName: [String: WireDevice] = [:]
+
+    mutating func add(_ d: WireDevice) { byId[d.id] = d; byName[d.name] = d }
+
+    func hookDevice(_ d: GestureJSON.DeviceInfo) -> HookDevice {
+        let known = d.id.flatMap { byId[$0] } ?? byName[d.name]
+        return HookDevice(id: d.id ?? known?.id ?? 0, name: d.name, kind: d.kind, node: known?.node ?? "")
     }
 }

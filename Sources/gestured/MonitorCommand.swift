@@ -89,7 +89,7 @@ func describe(_ m: ServerMessage) -> String? {
     case .deviceRemoved(let d): return describeDevice(d, prefix: "- device")
     case .gesture(let g, let d):
         var parts = [String(format: g.time), d.kind.rawValue.padded(11), g.kind.rawValue.padded(10),
-                     g.phase.rawValue.padded(10), "\(g.fingers)f", "#\(g.id)"]
+                     g.phase.rawValue.padded(10), "\(g.fingers)f", d.id.map { "#\($0).\(g.id)" } ?? "#\(g.id)"]
         if let dir = g.direction { parts.append(dir.rawValue) }
         if let e = g.edge { parts.append("edge \(e.rawValue)") }
         if let dx = format(g.dxMillimeters, ""), let dy = format(g.dyMillimeters, "") { parts.append("Δ \(dx),\(dy) mm") }
