@@ -62,27 +62,14 @@ func listenMain(_ arguments: [String]) -> Int32 {
     let kinds = Set(config.bindings.map(\.gesture))
     let subscribe = WireEncoder.subscribe(Subscription(kinds: kinds.isEmpty ? nil : kinds))
 
-    var backoffMs = 500
-    var reported = false
-    while true {
-        guard let fd = connectSocket(socket, quiet: reported) else {
-            if !reported { eprint("gestured listen: retrying with backoff (up to 30 s)") }
-            reported = true
-            usleep(UInt32(backoffMs) * 1000)
-            backoffMs = min(backoffMs * 2, 30_000)
-            continue
-        }
-        backoffMs = 500
-        reported = false
-        writeLine(fd, subscribe)
-        var known = KnownDevices()
-        var reader = LineReader(fd: fd)
-        while let line = reader.next() {
-            let message: ServerMessage
-            do { message = try WireDecoder.serverMessage(line) } catch {
-                eprint("gestured listen: gestured bug: unparsable line from the daemon (\(error.reason)): \(line)")
-                continue
-            }
+    var known = KnownDevices()
+    ReconnectingClient(path: socket, subscribe: subscribe).run { event in
+        switch event {
+        case .connectFailed(let error, _, let first):
+            if first { eprint("\(error.description)\ngestured listen: retrying with backoff (up to 30 s)") }
+        case .connected:
+            known = KnownDevices()
+        case .message(let message, _):
             switch message {
             case .hello(_, let v, let devices):
                 eprint("gestured listen: connected to gestured \(v) on \(socket), \(devices.count) device(s), \(config.bindings.count) binding(s)")
@@ -93,10 +80,14 @@ func listenMain(_ arguments: [String]) -> Int32 {
             case .error(let r): eprint("gestured listen: the daemon says: \(r)")
             default: break
             }
+        case .unparsable(let line, let reason):
+            eprint("gestured listen: gestured bug: unparsable line from the daemon (\(reason)): \(line)")
+        case .disconnected:
+            eprint("gestured listen: the daemon closed the connection; reconnecting")
         }
-        close(fd)
-        eprint("gestured listen: the daemon closed the connection; reconnecting")
+        return true
     }
+    return 0
 }
 
 /// The devices a connection announced (hello, deviceAdded), by the daemon's device id: gesture

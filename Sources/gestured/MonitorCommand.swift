@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GestureCore
+import GestureDaemon
 import GestureWire
 
 let monitorUsage = """
@@ -17,59 +18,6 @@ let monitorUsage = """
       -h, --help        this text
 
     """
-
-/// Reads newline-delimited lines from a socket fd.
-struct LineReader {
-    let fd: Int32
-    var buffer: [UInt8] = []
-    init(fd: Int32) { self.fd = fd }
-    /// The next line, or nil at end of stream / error.
-    mutating func next() -> String? {
-        while true {
-            if let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[0..<nl], as: UTF8.self)
-                buffer.removeSubrange(0...nl)
-                return line
-            }
-            var chunk = [UInt8](repeating: 0, count: 16384)
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return nil }
-            buffer.append(contentsOf: chunk[0..<n])
-        }
-    }
-}
-
-/// Connects to a Unix stream socket; nil (and a message) on failure.
-func connectSocket(_ path: String, quiet: Bool = false) -> Int32? {
-    var addr = sockaddr_un()
-    addr.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(path.utf8)
-    guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { eprint("socket path too long: \(path)"); return nil }
-    withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i] = b }; raw[bytes.count] = 0 }
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { return nil }
-    let rc = withUnsafePointer(to: &addr) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    if rc != 0 {
-        let e = errno
-        close(fd)
-        if !quiet {
-            let hint = e == ENOENT ? " (is the daemon running? `systemctl status gestured` or pass --socket)"
-                : e == EACCES ? " (permission denied: the socket's group (socket.group in the config) must include you)"
-                : e == ECONNREFUSED ? " (nobody is listening: the daemon stopped)" : ""
-            eprint("cannot connect to \(path): \(String(cString: strerror(e)))\(hint)")
-        }
-        return nil
-    }
-    return fd
-}
-
-func writeLine(_ fd: Int32, _ line: String) {
-    let bytes = Array((line + "\n").utf8)
-    _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-}
 
 func format(_ x: Double?, _ unit: String, _ decimals: Int = 1) -> String? {
     guard let x else { return nil }
@@ -144,12 +92,14 @@ func monitorMain(_ arguments: [String]) -> Int32 {
         }
         i += 1
     }
-    guard let fd = connectSocket(path) else { return 1 }
-    defer { close(fd) }
-    if let subscribe { writeLine(fd, subscribe) }
+    let connection: DaemonConnection
+    do { connection = try DaemonConnection(path: path) } catch {
+        eprint(error.description)
+        return 1
+    }
+    if let subscribe { connection.send(subscribe) }
     var out = OutputBuffer()
-    var reader = LineReader(fd: fd)
-    while let line = reader.next() {
+    while let line = connection.nextLine() {
         if json {
             out.line(line)
         } else {
