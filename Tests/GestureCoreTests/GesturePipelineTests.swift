@@ -1,12 +1,9 @@
 import GestureCore
+import GestureTestSupport
 import Testing
 
 /// GesturePipeline: one set of deadlines (decoder watchdog + arena waits) fired by one rule.
 @Suite struct GesturePipelineTests {
-    static func ev(_ ms: Int64, _ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEvent {
-        InputEvent(time: .milliseconds(ms), type: type, code: code, value: value)
-    }
-
     /// A touch whose tracking id −1 was lost: BTN_TOUCH went up at 100 ms, nothing since.
     static let stuck: [InputEvent] = [
         ev(0, EventType.abs, AbsCode.mtTrackingId, 1), ev(0, EventType.abs, AbsCode.mtPositionX, 300),
@@ -18,7 +15,7 @@ import Testing
     /// Issue 9 bug 2, in the core: the watchdog is a deadline like the arena's, so the caller's
     /// timer ends the touch without waiting for the device to send anything.
     @Test func nextDeadline_coversTheStuckTouchWatchdog() {
-        var p = GesturePipeline(device: DecoderFixtures.screen)
+        var p = GesturePipeline(device: TestDevices.screen)
         var frames: [TouchFrame] = []
         var diagnostics: [String] = []
         let collect: (GesturePipeline.Output) -> Void = { o in
@@ -44,7 +41,7 @@ import Testing
     }
 
     @Test func advance_firesDeadlinesInTimeOrder_beforeALaterEvent() {
-        var p = GesturePipeline(device: DecoderFixtures.screen)
+        var p = GesturePipeline(device: TestDevices.screen)
         var times: [Instant] = []
         let collect: (GesturePipeline.Output) -> Void = { o in
             switch o {
@@ -55,7 +52,7 @@ import Testing
         }
         for e in Self.stuck { p.feed(e, collect) }
         // The device speaks again at 5 s: everything due before then fires first, at its own time.
-        p.feed(Self.ev(5000, EventType.syn, SynCode.report, 0), collect)
+        p.feed(ev(5000, EventType.syn, SynCode.report, 0), collect)
         #expect(times == times.sorted(), "\(times)")
         #expect(times.contains(.milliseconds(2100)))
         #expect(times.last == .milliseconds(5000))
@@ -66,9 +63,9 @@ import Testing
         let t = AxisTransform(rotationDegrees: 90)
         var state = SlotDecoder.InitialState()
         state.slots = [SlotDecoder.SlotValues(trackingId: 4, x: 200, y: 50)]
-        let moved = t.apply(state, device: DecoderFixtures.screen)
-        let x = t.apply(Self.ev(0, EventType.abs, AbsCode.mtPositionX, 200), device: DecoderFixtures.screen)
-        let y = t.apply(Self.ev(0, EventType.abs, AbsCode.mtPositionY, 50), device: DecoderFixtures.screen)
+        let moved = t.apply(state, device: TestDevices.screen)
+        let x = t.apply(ev(0, EventType.abs, AbsCode.mtPositionX, 200), device: TestDevices.screen)
+        let y = t.apply(ev(0, EventType.abs, AbsCode.mtPositionY, 50), device: TestDevices.screen)
         #expect(x.code == AbsCode.mtPositionY && y.code == AbsCode.mtPositionX)
         #expect(moved.slots[0].x == y.value && moved.slots[0].y == x.value)
         #expect(moved.slots[0].trackingId == 4)

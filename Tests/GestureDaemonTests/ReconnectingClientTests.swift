@@ -73,7 +73,8 @@ private final class Events: @unchecked Sendable {
             }
             done.signal()
         }
-        usleep(150_000)   // a few failed attempts: nobody listens yet
+        // A few failed attempts first: nobody listens yet.
+        for _ in 0..<400 where events.all.filter({ $0.hasPrefix("failed") }).count < 3 { usleep(25_000) }
         let server = try TestServer(path: path)
         let hello = WireEncoder.hello(daemonVersion: "t", devices: [])
         let gesture = GestureJSON.encode(GestureEvent(kind: .pan, phase: .began, id: 1, fingers: 2, time: .zero),
