@@ -190,8 +190,16 @@ def device_of(msg):
 class Client:
     """A socket client: JSON lines in, collected by a thread."""
     def __init__(self, path):
-        self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.s.connect(path)
+        # The socket file appears at bind(), a moment before listen() (longer under load: the
+        # daemon sets the file's group and mode in between): a refused connection is retried.
+        deadline = time.monotonic() + 10
+        while True:
+            self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try: self.s.connect(path); break
+            except ConnectionRefusedError:
+                self.s.close()
+                if time.monotonic() > deadline: raise
+                time.sleep(0.05)
         self.q = queue.Queue(); self.seen = []
         threading.Thread(target=self._pump, daemon=True).start()
         self.hello = self.wait(lambda m: m.get("type") == "hello", 10, "hello")
