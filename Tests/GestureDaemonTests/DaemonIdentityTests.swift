@@ -37,16 +37,6 @@ import GestureWire
         return lines
     }
 
-    /// A client; the socket file appears at bind(), a moment before listen(): a refused connection
-    /// is tried again for up to 2 s.
-    static func client(_ path: String) throws -> TestClient {
-        for _ in 0..<80 {
-            if let c = try? TestClient(path) { return c }
-            usleep(25_000)
-        }
-        return try TestClient(path)
-    }
-
     static func everyConfig(_ out: String) -> String {
         """
         hooks:
@@ -71,7 +61,7 @@ import GestureWire
         let outOne = dir + "/one.out"
         let one = try DaemonProcess(["--replay", a, "--replay-wait-for-clients", "1"],
                                     config: Self.everyConfig(outOne), directory: (dir + "/d1").created)
-        let c1 = try Self.client(one.socket)
+        let c1 = try TestClient(one.socket)
         _ = try c1.read(until: { m, _ in m.isDeviceRemoved })
         let alone = Self.settledLines(outOne).count
         _ = one.stop()
@@ -81,7 +71,7 @@ import GestureWire
         let two = try DaemonProcess(["--replay", a, "--replay", b, "--replay-wait-for-clients", "1"],
                                     config: Self.everyConfig(outTwo), directory: (dir + "/d2").created)
         defer { _ = two.stop() }
-        let c2 = try Self.client(two.socket)
+        let c2 = try TestClient(two.socket)
         var removed = 0
         let got = try c2.read(until: { m, _ in if m.isDeviceRemoved { removed += 1 }; return removed == 2 })
         let lines = Self.settledLines(outTwo)
@@ -142,7 +132,7 @@ import GestureWire
         try EvemuWriter.write(Recording(description: device, events: events)).write(toFile: path, atomically: true, encoding: .utf8)
         let d = try DaemonProcess(["--replay", path, "--replay-wait-for-clients", "1"], directory: (dir + "/d").created)
         defer { _ = d.stop() }
-        let c = try Self.client(d.socket)
+        let c = try TestClient(d.socket)
         let got = try c.read(until: { m, _ in m.isDeviceRemoved })
         let press = got.compactMap { m, _ -> GestureEvent? in
             if case .gesture(let g, _) = m, g.kind == .longPress { return g }; return nil
