@@ -40,14 +40,16 @@ let package = Package(
             "GestureDaemon", "GestureCore", "GestureRecording", "GestureConfig", "GestureWire",
         ]),
 
-        .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"]),
-        .testTarget(name: "GestureRecordingTests", dependencies: ["GestureRecording", "GestureCore"]),
-        .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureCore", "YAML"]),
-        .testTarget(name: "GestureWireTests", dependencies: ["GestureWire"]),
+        // Shared by every test suite: devices, event helpers.
+        .target(name: "GestureTestSupport", dependencies: ["GestureCore"], path: "Tests/Support"),
+        .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore", "GestureTestSupport"]),
+        .testTarget(name: "GestureRecordingTests", dependencies: ["GestureRecording", "GestureCore", "GestureTestSupport"]),
+        .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureCore", "YAML", "GestureTestSupport"]),
+        .testTarget(name: "GestureWireTests", dependencies: ["GestureWire", "GestureTestSupport"]),
         .testTarget(name: "GestureDaemonTests", dependencies: [
-            "GestureDaemon", "GestureConfig", "GestureWire", "GestureCore", "GestureRecording",
+            "GestureDaemon", "GestureConfig", "GestureWire", "GestureCore", "GestureRecording", "GestureTestSupport",
         ]),
-        .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput", "GestureCore"]),
+        .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput", "GestureCore", "GestureTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -66,4 +66,26 @@ public struct AxisTransform: Hashable, Sendable {
         }
         return e
     }
+
+    /// A device's state at open as the rotated device would report it: slot positions and the
+    /// single-touch axes move like their events. `device` is the *original* description.
+    public func apply(_ state: SlotDecoder.InitialState, device: DeviceDescription) -> SlotDecoder.InitialState {
+        guard !isIdentity else { return state }
+        func moved(_ code: UInt16, _ value: Int32) -> InputEvent {
+            apply(InputEvent(time: .zero, type: EventType.abs, code: code, value: value), device: device)
+        }
+        var out = state
+        for (i, slot) in state.slots.enumerated() {
+            for e in [moved(AbsCode.mtPositionX, slot.x), moved(AbsCode.mtPositionY, slot.y)] {
+                if e.code == AbsCode.mtPositionX { out.slots[i].x = e.value } else { out.slots[i].y = e.value }
+            }
+        }
+        out.absValues = [:]
+        for (code, value) in state.absValues {
+            let e = code == AbsCode.x || code == AbsCode.y ? moved(code, value)
+                : InputEvent(time: .zero, type: EventType.abs, code: code, value: value)
+            out.absValues[e.code] = e.value
+        }
+        return out
+    }
 }

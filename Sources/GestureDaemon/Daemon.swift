@@ -381,6 +381,6 @@ final class HookSubscriber: GestureSubscriber {
     init(_ runner: HookRunner) { self.runner = runner }
     func receive(_ m: BusMessage) {
         guard case .gesture(let g, let d) = m else { return }
-        runner.handle(g, device: HookDevice(name: d.name, kind: d.kind, node: d.node))
+        runner.handle(g, device: HookDevice(id: d.id, name: d.name, kind: d.kind, node: d.node))
     }
 }

@@ -57,12 +57,9 @@ public final class EvdevSource: DeviceSource {
         let d = try EvdevDevice(path: path)
         holder = d
         node = path; description = d.description; fd = d.fd
-        var state = SlotDecoder.InitialState()
-        if let maxSlot = d.activeSlotsAtOpen.max() {
-            state.slots = (0...maxSlot).map { SlotDecoder.SlotValues(trackingId: d.activeSlotsAtOpen.contains($0) ? 0 : -1) }
-        }
-        if d.touchDownAtOpen { state.keysDown = [KeyCode.btnTouch] }
-        initialState = state
+        // The whole state libevdev had at open: slots with their real tracking ids, the current
+        // slot, keys held (BTN_TOUCH, BTN_TOOL_*), single-touch axes.
+        initialState = d.initialState
     }
 
     public func read() -> SourceRead {

@@ -35,7 +35,7 @@ public enum MonitorText {
     static func describeGesture(_ g: GestureEvent, device d: GestureJSON.DeviceInfo) -> String {
         var parts = [padded(fixed(g.time.seconds, 3), 9), padded(TextEscaping.escaped(d.kind.rawValue), 11),
                      padded(TextEscaping.escaped(g.kind.rawValue), 10), padded(g.phase.rawValue, 10),
-                     "\(g.fingers)f", "#\(g.id)"]
+                     "\(g.fingers)f", d.id.map { "#\($0).\(g.id)" } ?? "#\(g.id)"]
         if let dir = g.direction { parts.append(TextEscaping.escaped(dir.rawValue)) }
         if let e = g.edge { parts.append("edge \(e.rawValue)") }
         if let dx = g.dxMillimeters, let dy = g.dyMillimeters { parts.append("Δ \(fixed(dx, 1)),\(fixed(dy, 1)) mm") }
@@ -65,32 +65,38 @@ public enum MonitorText {
 
 /// What `gestured listen` does with one server line.
 public enum ListenAction {
-    /// Run the bindings for this gesture on this device (name, kind, evdev node).
-    case gesture(GestureEvent, name: String, kind: DeviceKind, node: String)
+    /// Run the bindings for this gesture on this device (daemon device id, name, kind, evdev node).
+    case gesture(GestureEvent, id: Int, name: String, kind: DeviceKind, node: String)
     /// Print this (already escaped) text to standard error.
     case log(String)
     case nothing
 }
 
-/// `listen`'s per-connection state: device nodes by name, from `hello` and `deviceAdded`.
+/// `listen`'s per-connection state: the devices a connection announced (hello, deviceAdded), by
+/// the daemon's device id. Gesture lines carry that id, so two devices with the same name (two
+/// identical touchscreens) stay apart; a daemon too old to send the id is matched by name.
 public struct ListenLines {
-    public private(set) var nodes: [String: String] = [:]
+    public private(set) var byId: [Int: WireDevice] = [:]
+    private var byName: [String: WireDevice] = [:]
     /// At most this many devices are remembered (a hostile server cannot grow the table forever).
     public static let maximumDevices = 1024
     public init() {}
 
     public mutating func handle(_ line: String, socket: String, bindings: Int) -> ListenAction {
-        let message: ServerMessage
-        do { message = try WireDecoder.serverMessage(line) } catch {
+        do { return handle(try WireDecoder.serverMessage(line), socket: socket, bindings: bindings) } catch {
             return .log("unparsable line from the daemon (\(TextEscaping.escaped(error.reason))): \(TextEscaping.escaped(line))")
         }
+    }
+
+    public mutating func handle(_ message: ServerMessage, socket: String, bindings: Int) -> ListenAction {
         switch message {
         case .hello(_, let v, let devices):
             for d in devices { remember(d) }
             return .log("connected to gestured \(TextEscaping.escaped(v)) on \(TextEscaping.escaped(socket)), \(devices.count) device(s), \(bindings) binding(s)")
         case .deviceAdded(let d): remember(d); return .nothing
         case .gesture(let g, let d):
-            return .gesture(g, name: d.name, kind: d.kind, node: nodes[d.name] ?? "")
+            let known = d.id.flatMap { byId[$0] } ?? byName[d.name]
+            return .gesture(g, id: d.id ?? known?.id ?? 0, name: d.name, kind: d.kind, node: known?.node ?? "")
         case .dropped(let n): return .log("warning: the daemon dropped \(n) event(s) for this client")
         case .error(let r): return .log("the daemon says: \(TextEscaping.escaped(r))")
         default: return .nothing
@@ -98,7 +104,8 @@ public struct ListenLines {
     }
 
     mutating func remember(_ d: WireDevice) {
-        guard nodes[d.name] != nil || nodes.count < Self.maximumDevices else { return }
-        nodes[d.name] = d.node
+        guard byId[d.id] != nil || byId.count < Self.maximumDevices else { return }
+        byId[d.id] = d
+        if byName[d.name] != nil || byName.count < Self.maximumDevices { byName[d.name] = d }
     }
 }

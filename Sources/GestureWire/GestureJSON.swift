@@ -7,7 +7,7 @@ import GestureCore
 /// Gesture shape (issue 2 item 5):
 ///
 ///     {"type":"gesture","gesture":"swipe","phase":"recognized","id":1,"fingers":3,
-///      "direction":"left","edge":…,"time":1.234,"device":{"name":"…","kind":"touchpad"},
+///      "direction":"left","edge":…,"time":1.234,"device":{"id":1,"name":"…","kind":"touchpad"},
 ///      "dx_mm":…,"dy_mm":…,"step_dx_mm":…,"step_dy_mm":…,"distance_mm":…,"velocity_mm_s":…,
 ///      "scale":…,"rotation_deg":…,"x":…,"y":…}
 ///
@@ -19,11 +19,15 @@ import GestureCore
 ///
 /// `time` is seconds since `origin` (the recording's first event, or the daemon's start).
 public enum GestureJSON {
-    /// A device as it appears in events: `{"name":…,"kind":…}`.
+    /// A device as it appears in events: `{"id":…,"name":…,"kind":…}`. `id` is the daemon's
+    /// device id (the one in `hello` and `deviceAdded`); nil outside the daemon (`gestured
+    /// replay`), and then the key is left out. A gesture is identified within a daemon run by
+    /// (device id, gesture id): gesture ids are numbered per device.
     public struct DeviceInfo: Hashable, Sendable {
+        public var id: Int?
         public var name: String
         public var kind: DeviceKind
-        public init(name: String, kind: DeviceKind) { self.name = name; self.kind = kind }
+        public init(id: Int? = nil, name: String, kind: DeviceKind) { self.id = id; self.name = name; self.kind = kind }
         public init(_ d: DeviceDescription) { self.init(name: d.name, kind: d.kind) }
     }
 
@@ -80,7 +84,9 @@ public enum GestureJSON {
     }
 
     static func appendDevice(_ d: DeviceInfo, to s: inout String) {
-        s += "{\"name\":"; appendString(d.name, to: &s)
+        s += "{"
+        if let id = d.id { s += "\"id\":"; s += String(id); s += "," }
+        s += "\"name\":"; appendString(d.name, to: &s)
         s += ",\"kind\":"; appendString(d.kind.rawValue, to: &s)
         s += "}"
     }

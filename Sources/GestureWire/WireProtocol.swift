@@ -42,7 +42,8 @@ public struct WireDevice: Hashable, Sendable {
                   contactProtocol: d.contactProtocol.rawValue)
     }
 
-    public var info: GestureJSON.DeviceInfo { .init(name: name, kind: kind) }
+    /// The device as gesture and frame lines carry it (`{"id","name","kind"}`).
+    public var info: GestureJSON.DeviceInfo { .init(id: id, name: name, kind: kind) }
 }
 
 /// What a client asked to receive. `nil` means "everything" for that criterion.
@@ -142,7 +143,7 @@ public enum WireEncoder {
         return s + "}"
     }
 
-    /// The gesture line: GestureJSON's shape (`device` is `{name, kind}`).
+    /// The gesture line: GestureJSON's shape (`device` is `{id, name, kind}`).
     public static func gesture(_ g: GestureEvent, device: WireDevice, origin: Instant) -> String {
         GestureJSON.encode(g, device: device.info, origin: origin)
     }
@@ -287,7 +288,7 @@ public enum WireDecoder {
                 throw WireError("gesture: expected \"gesture\" and a known \"phase\"")
             }
             let dev = obj["device"] as? [String: Any]
-            let info = GestureJSON.DeviceInfo(name: dev?["name"] as? String ?? "?",
+            let info = GestureJSON.DeviceInfo(id: int(dev?["id"]), name: dev?["name"] as? String ?? "?",
                                               kind: DeviceKind(rawValue: dev?["kind"] as? String ?? "other"))
             let t = try seconds(obj["time"], in: "gesture")
             let idValue = int(obj["id"]) ?? 0

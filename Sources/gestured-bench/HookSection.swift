@@ -12,7 +12,7 @@ func benchHooks(quick: Bool) {
     let runner = HookRunner(limits: HookLimits(), log: { _, _ in })
     defer { runner.shutdown() }
     let binding = Binding(gesture: .tap, phase: .recognized, command: "/bin/true")
-    let device = HookDevice(name: "bench", kind: .touchscreen, node: "bench")
+    let device = HookDevice(id: 1, name: "bench", kind: .touchscreen, node: "bench")
     var samples: [Double] = []
     for i in 0..<runs {
         let before = runner.statistics.exited

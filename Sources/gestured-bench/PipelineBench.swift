@@ -1,5 +1,6 @@
-// decode_events_per_s, recognize_frames_per_s, frame_cost_us_p50/p99: synthetic 240 Hz streams
-// with 1, 2, 5, 10 fingers and the real recordings in Tests/Fixtures.
+// decode_events_per_s (SlotDecoder alone), recognize_frames_per_s (RecognizerArena alone, on
+// decoded frames), frame_cost_us_p50/p99 (the whole GesturePipeline per frame): synthetic 240 Hz
+// streams with 1, 2, 5, 10 fingers and the real recordings in Tests/Fixtures.
 import GestureCore
 #if canImport(Glibc)
 import Glibc
@@ -47,24 +48,30 @@ func benchStream(_ label: String, device: DeviceDescription, events: [InputEvent
         report("recognize_frames_per_s.\(label)", Double(passes * frames.count) / seconds, "frames/s", digits: 0)
     }
 
-    // Per frame, both: the work between one SYN_REPORT and the next.
+    // Per frame, the whole GesturePipeline: the work between one SYN_REPORT and the next.
     var samples: [Double] = []
     samples.reserveCapacity(frames.count * 3)
     for _ in 0..<(quick ? 1 : 3) {
-        var decoder = SlotDecoder(device: device)
-        var arena = RecognizerArena(device: device, thresholds: thresholds)
-        var t0 = nowNanoseconds()
-        for e in events {
-            if let frame = decoder.decode(e) {
-                blackHole &+= arena.process(frame).count
-                let t1 = nowNanoseconds()
-                samples.append(Double(t1 - t0) / 1000)
-                t0 = nowNanoseconds()
-            }
-        }
+        measureFrames(device: device, events: events, thresholds: thresholds, into: &samples)
     }
     report("frame_cost_us_p50.\(label)", percentile(samples, 50), "us", digits: 3)
     report("frame_cost_us_p99.\(label)", percentile(samples, 99), "us", digits: 3)
+}
+
+/// Feeds `events` through one `GesturePipeline`, appending the cost of each frame (every event
+/// since the previous SYN_REPORT, the arena's work and deadlines included) in microseconds.
+func measureFrames(device: DeviceDescription, events: [InputEvent], thresholds: Thresholds, into samples: inout [Double]) {
+    var pipeline = GesturePipeline(device: device, thresholds: thresholds)
+    var outputs = 0
+    var t0 = nowNanoseconds()
+    for e in events {
+        pipeline.feed(e) { _ in outputs &+= 1 }
+        if e.isSynReport {
+            samples.append(Double(nowNanoseconds() - t0) / 1000)
+            t0 = nowNanoseconds()
+        }
+    }
+    blackHole &+= outputs
 }
 
 /// Tests/Fixtures of the source tree this bench was built from.
@@ -128,16 +135,7 @@ func benchRecordings(_ recordings: [Recording], quick: Bool) {
     var samples: [Double] = []
     for _ in 0..<(quick ? 1 : 3) {
         for r in recordings {
-            var decoder = SlotDecoder(device: r.description)
-            var arena = RecognizerArena(device: r.description, thresholds: .defaults(for: r.description))
-            var t0 = nowNanoseconds()
-            for e in r.events {
-                if let frame = decoder.decode(e) {
-                    blackHole &+= arena.process(frame).count
-                    samples.append(Double(nowNanoseconds() - t0) / 1000)
-                    t0 = nowNanoseconds()
-                }
-            }
+            measureFrames(device: r.description, events: r.events, thresholds: .defaults(for: r.description), into: &samples)
         }
     }
     report("frame_cost_us_p50.recordings", percentile(samples, 50), "us", digits: 3)

@@ -1,14 +1,13 @@
 // `gestured-uinput watch [udev|inotify]`: LinuxInput's own test driver. Runs a DeviceMonitor and
 // an EvdevDevice per touch device in a poll loop and prints one line per change and per read, so
 // the kernel suite can check discovery, hotplug, SYN_DROPPED resync and ENODEV below the daemon.
-// Each device's events also go through the replay pipeline (decoder + recognizers, deadlines on
+// Each device's events also go through GesturePipeline (decoder + recognizers, deadlines on
 // CLOCK_MONOTONIC, the device's state at open), printed as `gesture NODE {json}`: the kernel path
 // of the pipeline without the daemon.
 #if canImport(Glibc)
 import Glibc
 #endif
 import GestureCore
-import GestureRecording
 import GestureWire
 import LinuxInput
 
@@ -24,9 +23,9 @@ private func nowInstant() -> Instant {
     do { monitor = try DeviceMonitor(mode: mode) } catch { say("error: \(error)"); return 1 }
     say("mode \(monitor.mode.rawValue)")
     var devices: [String: EvdevDevice] = [:]
-    var pipelines: [String: Replayer] = [:]
+    var pipelines: [String: GesturePipeline] = [:]
 
-    func emit(_ node: String, _ device: GestureJSON.DeviceInfo) -> (Replayer.Output) -> Void {
+    func emit(_ node: String, _ device: GestureJSON.DeviceInfo) -> (GesturePipeline.Output) -> Void {
         return { output in
             switch output {
             case .gesture(let g): say("gesture \(node) \(GestureJSON.encode(g, device: device, origin: .zero))")
@@ -47,7 +46,7 @@ private func nowInstant() -> Instant {
                 do {
                     let dev = try EvdevDevice(path: d.node)
                     devices[d.node] = dev
-                    pipelines[d.node] = Replayer(device: dev.description, initialState: dev.initialState)
+                    pipelines[d.node] = GesturePipeline(device: dev.description, initialState: dev.initialState)
                     let slots = dev.activeSlotsAtOpen.sorted().map(String.init).joined(separator: ",")
                     say("added \(d.node) \(d.kind) slots=\(dev.description.slotCount) active=[\(slots)] protocol=\(dev.description.contactProtocol.rawValue) name=\(dev.description.name)")
                 } catch {
@@ -71,7 +70,7 @@ private func nowInstant() -> Instant {
         let nodes = devices.keys.sorted()
         var fds = [pollfd(fd: monitor.fd, events: Int16(POLLIN), revents: 0)]
             + nodes.map { pollfd(fd: devices[$0]!.fd, events: Int16(POLLIN), revents: 0) }
-        let deadline = pipelines.values.compactMap(\.arena.nextDeadline).min()
+        let deadline = pipelines.values.compactMap(\.nextDeadline).min()
         let timeout: Int32 = deadline.map { Int32(clamping: max(0, ($0 - nowInstant()).totalMicroseconds / 1000 + 1)) } ?? -1
         let n = poll(&fds, nfds_t(fds.count), timeout)
         if n < 0 { if errno == EINTR { continue }; say("error: poll \(errno)"); return 1 }
@@ -102,7 +101,7 @@ private func nowInstant() -> Instant {
         }
         for node in pipelines.keys.sorted() {
             guard let dev = devices[node] else { continue }
-            pipelines[node]!.advanceDeadlines(before: now, emit(node, GestureJSON.DeviceInfo(dev.description)))
+            pipelines[node]!.advance(to: now, emit(node, GestureJSON.DeviceInfo(dev.description)))
         }
     }
 }

@@ -20,6 +20,7 @@ Creates the device, prints `node /dev/input/eventN`, then runs commands read fro
                              after `play`, jitters a contact the recording left down by one unit
   up                         also lifts every contact and key a `play` left down
   key CODE VALUE             an EV_KEY event + SYN_REPORT
+  ev TYPE CODE VALUE...       raw events as given, no SYN_REPORT added (e.g. `ev 3 47 1 0 0 0`)
   sleep MS                   wait
   echo TEXT                  print TEXT (a sync point)
   unplug | plug              destroy the device / make it again (answers `ok plug NODE`)
@@ -219,6 +220,17 @@ while let line = readLine() {
             let base = contact ?? (x: 100, y: 100)
             for i in 0..<n { try frame(base.x + Int32(i % 50), base.y + Int32(i % 50), touching: true) }
             say("ok flood \(n)")
+        case "ev":
+            // Raw events, written as given (no SYN_REPORT added): ev TYPE CODE VALUE [TYPE CODE VALUE…]
+            let numbers = words.dropFirst().compactMap { Int32($0) }
+            guard numbers.count == words.count - 1, !numbers.isEmpty, numbers.count % 3 == 0 else {
+                say("error: ev TYPE CODE VALUE [TYPE CODE VALUE…]"); continue
+            }
+            for i in stride(from: 0, to: numbers.count, by: 3) {
+                try device.write(type: UInt16(truncatingIfNeeded: numbers[i]), code: UInt16(truncatingIfNeeded: numbers[i + 1]),
+                                 value: numbers[i + 2])
+            }
+            say("ok ev")
         case "key":
             guard let code = int(1), let value = int(2) else { say("error: key CODE VALUE"); continue }
             try device.write(type: EventType.key, code: UInt16(code), value: value)

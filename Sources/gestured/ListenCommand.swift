@@ -62,33 +62,26 @@ func listenMain(_ arguments: [String]) -> Int32 {
     let kinds = Set(config.bindings.map(\.gesture))
     let subscribe = WireEncoder.subscribe(Subscription(kinds: kinds.isEmpty ? nil : kinds))
 
-    var backoffMs = 500
-    var reported = false
-    while true {
-        guard let fd = connectSocket(socket, quiet: reported) else {
-            if !reported { eprint("gestured listen: retrying with backoff (up to 30 s)") }
-            reported = true
-            usleep(UInt32(backoffMs) * 1000)
-            backoffMs = min(backoffMs * 2, 30_000)
-            continue
-        }
-        backoffMs = 500
-        reported = false
-        writeLine(fd, subscribe)
-        var lines = ListenLines()
-        var reader = LineReader(fd: fd)
-        while let item = reader.next() {
-            guard case .line(let line) = item else {
-                eprint("gestured listen: skipped a line longer than \(LineReader.maximumLineBytes) bytes"); continue
-            }
-            switch lines.handle(line, socket: socket, bindings: config.bindings.count) {
-            case .gesture(let g, let name, let kind, let node):
-                runner.handle(g, device: HookDevice(name: name, kind: kind, node: node))
+    var lines = ListenLines()
+    ReconnectingClient(path: socket, subscribe: subscribe).run { event in
+        switch event {
+        case .connectFailed(let error, _, let first):
+            if first { eprint("\(error.description)\ngestured listen: retrying with backoff (up to 30 s)") }
+        case .connected:
+            lines = ListenLines()
+        case .message(let message, _):
+            switch lines.handle(message, socket: socket, bindings: config.bindings.count) {
+            case .gesture(let g, let id, let name, let kind, let node):
+                runner.handle(g, device: HookDevice(id: id, name: name, kind: kind, node: node))
             case .log(let text): eprint("gestured listen: " + text)
             case .nothing: break
             }
+        case .unparsable(let line, let reason):
+            eprint("gestured listen: unparsable line from the daemon (\(TextEscaping.escaped(reason))): \(TextEscaping.escaped(line))")
+        case .disconnected:
+            eprint("gestured listen: the daemon closed the connection; reconnecting")
         }
-        close(fd)
-        eprint("gestured listen: the daemon closed the connection; reconnecting")
+        return true
     }
+    return 0
 }

@@ -102,7 +102,7 @@ func replayMain(_ arguments: [String]) -> Int32 {
 /// memory does not grow with the recording and output starts at once. `libinput record` YAML is
 /// loaded whole (capped at RecordingLoader.maximumBytes).
 func replayStream(file: String, descPath: String?, afterChunk: () -> Void = {},
-                  _ emit: (GestureJSON.DeviceInfo, Instant, Replayer.Output) -> Void) throws(RecordingError) {
+                  _ emit: (GestureJSON.DeviceInfo, Instant, GesturePipeline.Output) -> Void) throws(RecordingError) {
     let name = file == "-" ? "<stdin>" : file
     let fd: Int32 = file == "-" ? 0 : open(file, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw RecordingError(file: name, line: 0, message: "cannot open: \(String(cString: strerror(errno)))") }
@@ -130,7 +130,7 @@ func replayStream(file: String, descPath: String?, afterChunk: () -> Void = {},
         var r = try LibinputRecordReader.parse(bytes, file: name)
         if let descPath { r.description = try loadDescription(descPath) }
         let device = GestureJSON.DeviceInfo(r.description)
-        Replayer.run(r) { emit(device, r.startTime, $0) }
+        GesturePipeline.run(r) { emit(device, r.startTime, $0) }
         return
     }
     var description = try descPath.map { p throws(RecordingError) in try loadDescription(p) }
@@ -139,11 +139,11 @@ func replayStream(file: String, descPath: String?, afterChunk: () -> Void = {},
         description = try loadDescription(sibling)
     }
     var stream = EvemuReader.Stream(file: name, description: description)
-    var replayer: Replayer?
+    var replayer: GesturePipeline?
     var origin = Instant.zero
     var device = GestureJSON.DeviceInfo(name: "", kind: .other)
     func feed(_ d: DeviceDescription, _ e: InputEvent) {
-        if replayer == nil { replayer = Replayer(device: d); origin = e.time; device = GestureJSON.DeviceInfo(d) }
+        if replayer == nil { replayer = GesturePipeline(device: d); origin = e.time; device = GestureJSON.DeviceInfo(d) }
         replayer?.feed(e) { emit(device, origin, $0) }
     }
     while !first.isEmpty {

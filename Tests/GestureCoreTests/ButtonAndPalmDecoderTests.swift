@@ -1,11 +1,12 @@
 import GestureCore
+import GestureTestSupport
 import Testing
 
 /// BTN_LEFT/RIGHT/MIDDLE reach the frames of touchpads (a click is not a tap), and an
 /// MT_TOOL_PALM contact makes no gesture, through the decoder and the arena together.
 @Suite struct ButtonAndPalmDecoderTests {
     @Test func touchpadButton_isHeldInFramesUntilReleased() {
-        var f = Feed(DecoderFixtures.touchpad())
+        var f = Feed(TestDevices.touchpad())
         f.id(1); f.pos(600, 250); f.key(KeyCode.btnTouch, true); f.key(KeyCode.btnToolFinger, true)
         #expect(!f.syn().buttonDown)
         f.key(KeyCode.btnLeft, true)
@@ -18,7 +19,7 @@ import Testing
     }
 
     @Test func touchscreenButton_isNoClick() {
-        var f = Feed(DecoderFixtures.screen)
+        var f = Feed(TestDevices.screen)
         f.id(1); f.pos(600, 250); f.key(KeyCode.btnTouch, true); f.key(KeyCode.btnLeft, true)
         #expect(!f.syn().buttonDown)
     }
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func clickpadPress_through160ms_isNoTap_butTheSameTouchWithoutItIs() {
-        let pad = DecoderFixtures.touchpad()
+        let pad = TestDevices.touchpad()
         func touch(click: Bool) -> Feed {
             var f = Feed(pad)
             f.id(1); f.pos(600, 250); f.key(KeyCode.btnTouch, true); f.key(KeyCode.btnToolFinger, true); f.syn()
@@ -51,7 +52,7 @@ import Testing
     }
 
     @Test func palmTool_strokeMakesNoGesture_fingerStrokeDoes() {
-        let pad = DecoderFixtures.touchpad()
+        let pad = TestDevices.touchpad()
         func stroke(palm: Bool) -> Feed {
             var f = Feed(pad)
             f.id(1); f.pos(300, 250); f.key(KeyCode.btnTouch, true); f.key(KeyCode.btnToolFinger, true)

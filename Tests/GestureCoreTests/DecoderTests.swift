@@ -1,47 +1,9 @@
 import GestureCore
+import GestureTestSupport
 import Testing
 
-/// Hand-written event streams through `SlotDecoder`, one point of DESIGN.md "Input details" each.
-enum DecoderFixtures {
-    static let mtAxes: [UInt16: AbsInfo] = [
-        AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 9),
-        AbsCode.mtTrackingId: AbsInfo(minimum: 0, maximum: 65535),
-        // 100 units from the minimum per 10 mm; x 100…1100 = 100 mm, y 0…500 = 50 mm.
-        AbsCode.mtPositionX: AbsInfo(minimum: 100, maximum: 1100, resolution: 10),
-        AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 500, resolution: 10),
-        AbsCode.mtPressure: AbsInfo(minimum: 0, maximum: 255),
-        AbsCode.mtToolType: AbsInfo(minimum: 0, maximum: 2),
-    ]
-
-    /// A protocol-B touchscreen with 10 slots.
-    static let screen = DeviceDescription(
-        name: "test screen", properties: [InputProperty.direct],
-        codes: [EventType.key: [KeyCode.btnTouch]], absInfo: mtAxes)
-
-    /// A protocol-B touchpad with 2 slots and BTN_TOOL_FINGER…QUINTTAP.
-    static func touchpad(semiMT: Bool = false) -> DeviceDescription {
-        var axes = mtAxes
-        axes[AbsCode.mtSlot] = AbsInfo(minimum: 0, maximum: 1)
-        return DeviceDescription(
-            name: "test pad", properties: semiMT ? [InputProperty.pointer, InputProperty.semiMT] : [InputProperty.pointer],
-            codes: [EventType.key: [KeyCode.btnTouch, KeyCode.btnToolFinger, KeyCode.btnToolDoubleTap,
-                                    KeyCode.btnToolTripleTap, KeyCode.btnToolQuadTap, KeyCode.btnToolQuintTap]],
-            absInfo: axes)
-    }
-
-    /// Protocol A: MT positions, no slots.
-    static let anonymous = DeviceDescription(
-        name: "test protocol A", properties: [InputProperty.direct],
-        codes: [EventType.key: [KeyCode.btnTouch]],
-        absInfo: [AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 1000, resolution: 10),
-                  AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 1000, resolution: 10)])
-
-    static let single = DeviceDescription(
-        name: "test single", properties: [InputProperty.direct],
-        codes: [EventType.key: [KeyCode.btnTouch]],
-        absInfo: [AbsCode.x: AbsInfo(minimum: 0, maximum: 1000, resolution: 10),
-                  AbsCode.y: AbsInfo(minimum: 0, maximum: 1000, resolution: 10)])
-}
+/// Hand-written event streams through `SlotDecoder`, one point of DESIGN.md "Input details" each,
+/// on the shared `TestDevices`.
 
 /// Builds event streams at millisecond times and collects the frames.
 struct Feed {
@@ -81,7 +43,7 @@ extension TouchFrame {
 
 @Suite struct DecoderProtocolBTests {
     @Test func implicitSlotZero_beginMoveStayEnd_inMillimetresFromTopLeft() throws {
-        var f = Feed(DecoderFixtures.screen)
+        var f = Feed(TestDevices.screen)
         f.id(7); f.pos(600, 250); f.key(KeyCode.btnTouch, true)
         let a = f.syn()
         #expect(a.touches.count == 1)
@@ -103,7 +65,7 @@ extension TouchFrame {
     }
 
     @Test func slotOnlyOnChange_laterEventsGoToTheCurrentSlot() {
-        var f = Feed(DecoderFixtures.screen)
+        var f = Feed(TestDevices.screen)
         f.id(1); f.pos(200, 100)
         f.slot(3); f.id(2); f.pos(900, 400)
         f.syn()
@@ -117,7 +79,7 @@ extension TouchFrame {
     }
 
     @Test func trackingIdChange_endsOneTouchAndBeginsAnother_withNewUniqueId() throws {
-        var f = Feed(DecoderFixtures.screen)
+        var f = Feed(TestDevices.screen)
         f.id(10); f.pos(200, 100)
         let first = try #require(f.syn().touches.first)
         f.id(11); f.pos(300, 100)
@@ -129,7 +91,7 @@ extension TouchFrame {
     }
 
     @Test func minusOneToMinusOne_isIgnored() {
-        var f = Feed(DecoderFixtures.screen)
+        var f = Feed(TestDevices.screen)
         f.id(-1)
         #expect(f.syn().touches.isEmpty)
         f.id(4); f.pos(200, 100); f.syn()
@@ -140,7 +102,7 @@ extension TouchFrame {
     }
 
     @Test func axisUpdatesOnAFreeSlot_areStateNotATouch() throws {
-        var f = Feed(DecoderFixtures.screen)
+        var f = Feed(TestDevices.screen)
         f.slot(2); f.pos(500, 200)
         let a = f.syn()
         #expect(a.touches.isEmpty && a.fingerCount == 0)
@@ -152,7 +114,7 @@ extension TouchFrame {
     }
 
     @Test func touchIdsAreNeverReused() {
-        var f = Feed(DecoderFixtures.screen)
+        var f = Feed(TestDevices.screen)
         var seen: [Int] = []
         for i in 0..<50 {
             f.slot(Int32(i % 3)); f.id(Int32(i % 2)); f.pos(200, 200); f.syn()
@@ -164,7 +126,7 @@ extension TouchFrame {
     }
 
     @Test func onePerSynReport_evenWithoutChanges() {
-        var f = Feed(DecoderFixtures.screen)
+        var f = Feed(TestDevices.screen)
         for _ in 0..<5 { f.syn() }
         f.abs(AbsCode.mtPressure, 3)
         #expect(f.frames.count == 5)
@@ -174,7 +136,7 @@ extension TouchFrame {
     }
 
     @Test func palm_cancelsTheTouchForItsLife_andANewContactIsANewTouch() throws {
-        var f = Feed(DecoderFixtures.screen)
+        var f = Feed(TestDevices.screen)
         f.id(1); f.pos(200, 100)
         let t = try #require(f.syn().touches.first)
         f.abs(AbsCode.mtToolType, MTToolType.palm)
@@ -193,7 +155,7 @@ extension TouchFrame {
     }
 
     @Test func palmFromTheStart_neverAppears() {
-        var f = Feed(DecoderFixtures.screen)
+        var f = Feed(TestDevices.screen)
         f.id(1); f.abs(AbsCode.mtToolType, MTToolType.palm); f.pos(200, 100)
         #expect(f.syn().touches.isEmpty)
         f.pos(300, 100)
@@ -203,7 +165,7 @@ extension TouchFrame {
     }
 
     @Test func synDropped_deltaUntilSynReport_makesOneResynchronizedFrame() throws {
-        var f = Feed(DecoderFixtures.screen)
+        var f = Feed(TestDevices.screen)
         f.id(1); f.pos(200, 100)
         f.slot(1); f.id(2); f.pos(800, 100)
         let a = f.syn()
@@ -225,7 +187,7 @@ extension TouchFrame {
     }
 
     @Test func outOfRangeValues_areClampedAndReported_rateLimited() throws {
-        var f = Feed(DecoderFixtures.screen)
+        var f = Feed(TestDevices.screen)
         f.id(1); f.abs(AbsCode.mtPositionX, 5000); f.abs(AbsCode.mtPositionY, -20)
         let t = try #require(f.syn().touches.first)
         #expect(abs(t.x - 100) < 1e-9 && t.y == 0)
@@ -241,7 +203,7 @@ extension TouchFrame {
     }
 
     @Test func outOfRangeSlot_isReportedAndItsEventsIgnored() {
-        var f = Feed(DecoderFixtures.screen)
+        var f = Feed(TestDevices.screen)
         f.slot(40); f.id(5); f.pos(300, 300)
         #expect(f.syn().touches.isEmpty)
         #expect(f.decoder.drainDiagnostics().first?.contains("ABS_MT_SLOT 40") == true)
@@ -255,7 +217,7 @@ extension TouchFrame {
             slots: [SlotDecoder.SlotValues(trackingId: -1),
                     SlotDecoder.SlotValues(trackingId: 33, x: 400, y: 100)],
             keysDown: [KeyCode.btnTouch])
-        var f = Feed(DecoderFixtures.screen, initialState: state)
+        var f = Feed(TestDevices.screen, initialState: state)
         f.abs(AbsCode.mtPositionX, 450)          // current slot is 1 (from the state)
         let a = f.syn()
         #expect(a.touches.isEmpty && a.fingerCount == 0)
@@ -270,7 +232,7 @@ extension TouchFrame {
     }
 
     @Test func stuckTouchWatchdog_endsTouchesLeftDownAfterBtnTouchReleased() {
-        var f = Feed(DecoderFixtures.screen)
+        var f = Feed(TestDevices.screen)
         f.key(KeyCode.btnTouch, true); f.id(1); f.pos(200, 100)
         let a = f.syn()
         // BTN_TOUCH goes up but the tracking id −1 was lost.
@@ -289,7 +251,7 @@ extension TouchFrame {
 
     @Test func stuckTouchWatchdog_ignoresAFrameStillBeingAssembled() {
         // A recording starts at a large timestamp; the watchdog is asked between its first events.
-        var d = SlotDecoder(device: DecoderFixtures.screen)
+        var d = SlotDecoder(device: TestDevices.screen)
         let t = Instant(microseconds: 1_330_000_000_000_000)
         _ = d.decode(InputEvent(time: t, type: EventType.abs, code: AbsCode.mtTrackingId, value: 7))
         #expect(d.checkStuckTouches(at: t) == nil)
@@ -299,13 +261,13 @@ extension TouchFrame {
     }
 
     @Test func stuckTouchWatchdog_leavesHeldTouchesAlone() {
-        var f = Feed(DecoderFixtures.screen)
+        var f = Feed(TestDevices.screen)
         f.key(KeyCode.btnTouch, true); f.id(1); f.pos(200, 100); f.syn()
         #expect(f.decoder.checkStuckTouches(at: .milliseconds(60_000)) == nil, "a finger resting still sends no frames")
     }
 
     @Test func deviceRemoved_cancelsEveryActiveTouch() {
-        var f = Feed(DecoderFixtures.screen)
+        var f = Feed(TestDevices.screen)
         f.id(1); f.pos(200, 100); f.slot(1); f.id(2); f.pos(300, 100); f.syn()
         let r = f.decoder.deviceRemoved(at: .milliseconds(500))
         #expect(r?.flags.contains(.deviceRemoved) == true)
@@ -318,7 +280,7 @@ extension TouchFrame {
 
 @Suite struct DecoderTouchpadTests {
     @Test func btnToolCounts_giveFingersBeyondSlots_quintTapIsFive() {
-        var f = Feed(DecoderFixtures.touchpad())
+        var f = Feed(TestDevices.touchpad())
         f.id(1); f.pos(200, 100); f.slot(1); f.id(2); f.pos(400, 100)
         f.key(KeyCode.btnTouch, true); f.key(KeyCode.btnToolTripleTap, true)
         let a = f.syn()
@@ -334,7 +296,7 @@ extension TouchFrame {
     }
 
     @Test func semiMT_framesAreFlagged_countFromTools() {
-        var f = Feed(DecoderFixtures.touchpad(semiMT: true))
+        var f = Feed(TestDevices.touchpad(semiMT: true))
         f.id(1); f.pos(200, 100); f.slot(1); f.id(2); f.pos(600, 300)
         f.key(KeyCode.btnTouch, true); f.key(KeyCode.btnToolTripleTap, true)
         let a = f.syn()
@@ -345,7 +307,7 @@ extension TouchFrame {
 
     @Test func touchscreen_ignoresToolCounts() {
         // N-Trig sends BTN_TOOL_DOUBLETAP for one finger; a touchscreen counts its contacts.
-        var d = DecoderFixtures.screen
+        var d = TestDevices.screen
         d.codes[EventType.key]?.insert(KeyCode.btnToolDoubleTap)
         var f = Feed(d)
         f.id(1); f.pos(200, 100); f.key(KeyCode.btnToolDoubleTap, true); f.key(KeyCode.btnTouch, true)
@@ -356,7 +318,7 @@ extension TouchFrame {
 @Suite struct DecoderProtocolATests {
 
     @Test func contactsAreTrackedByNearestMatch() throws {
-        var f = Feed(DecoderFixtures.anonymous)
+        var f = Feed(TestDevices.anonymous)
         f.key(KeyCode.btnTouch, true)
         f.pos(100, 100); f.mtReport(); f.pos(800, 800); f.mtReport()
         let a = f.syn()
@@ -379,7 +341,7 @@ extension TouchFrame {
     }
 
     @Test func noPacketAtAll_meansEveryContactLifted() {
-        var f = Feed(DecoderFixtures.anonymous)
+        var f = Feed(TestDevices.anonymous)
         f.key(KeyCode.btnTouch, true)
         f.pos(100, 100); f.mtReport()
         f.syn()
@@ -388,14 +350,14 @@ extension TouchFrame {
     }
 
     @Test func btnTouchReleased_liftsEverything() {
-        var f = Feed(DecoderFixtures.anonymous)
+        var f = Feed(TestDevices.anonymous)
         f.key(KeyCode.btnTouch, true); f.pos(100, 100); f.mtReport(); f.syn()
         f.key(KeyCode.btnTouch, false); f.pos(100, 100); f.mtReport()
         #expect(f.syn().phases() == [.ended])
     }
 
     @Test func contactsDownAtOpen_areIgnoredUntilAllLift() {
-        var f = Feed(DecoderFixtures.anonymous, initialState: .init(keysDown: [KeyCode.btnTouch]))
+        var f = Feed(TestDevices.anonymous, initialState: .init(keysDown: [KeyCode.btnTouch]))
         f.pos(100, 100); f.mtReport()
         #expect(f.syn().touches.isEmpty)
         f.mtReport()
@@ -407,7 +369,7 @@ extension TouchFrame {
 
 @Suite struct DecoderSingleTouchTests {
     @Test func btnTouch_beginsAndEnds_positionsFromAbsXY() throws {
-        var f = Feed(DecoderFixtures.single)
+        var f = Feed(TestDevices.single)
         f.abs(AbsCode.x, 250); f.abs(AbsCode.y, 500); f.key(KeyCode.btnTouch, true)
         let a = f.syn()
         let t = try #require(a.touches.first)
@@ -423,7 +385,7 @@ extension TouchFrame {
     }
 
     @Test func downAtOpen_ignoredUntilLift() {
-        var f = Feed(DecoderFixtures.single, initialState: .init(keysDown: [KeyCode.btnTouch]))
+        var f = Feed(TestDevices.single, initialState: .init(keysDown: [KeyCode.btnTouch]))
         f.abs(AbsCode.x, 300)
         #expect(f.syn().touches.isEmpty)
         f.key(KeyCode.btnTouch, false)

@@ -2,10 +2,11 @@
 // of distinct out-of-range ABS_MT_SLOT values gave one line per event (100 095 for one recording).
 import Testing
 import GestureCore
+import GestureTestSupport
 
 @Suite struct HostileDecoderTests {
     @Test func test_outOfRangeSlotFlood_isReportedOncePerInterval() {
-        var d = SlotDecoder(device: DecoderFixtures.screen)
+        var d = SlotDecoder(device: TestDevices.screen)
         var lines: [String] = []
         // 10 000 events over 1 s, each a different bad slot number.
         for i in 0..<10_000 {
@@ -19,7 +20,7 @@ import GestureCore
     }
 
     @Test func test_outOfRangeSlotFlood_withTimeRunningBackwards_staysLimited() {
-        var d = SlotDecoder(device: DecoderFixtures.screen)
+        var d = SlotDecoder(device: TestDevices.screen)
         var n = 0
         for i in 0..<2_000 {
             let t = Instant(microseconds: 5_000_000 - Int64(i) * 100)   // backwards

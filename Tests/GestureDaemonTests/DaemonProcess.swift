@@ -110,19 +110,31 @@ final class TestClient: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private(set) var lines: [String] = []
 
+    /// Connects; the daemon's socket file appears at bind(), a moment before listen() (longer
+    /// on a loaded machine), so a refused connection is tried again for up to 2 s.
     init(_ path: String, receiveBuffer: Int32? = nil) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, 4) }
-        var tv = timeval(tv_sec: 15, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i] = b }; raw[bytes.count] = 0 }
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        var attempts = 0
+        while true {
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, 4) }
+            var tv = timeval(tv_sec: 15, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+            var addr = sockaddr_un()
+            addr.sun_family = sa_family_t(AF_UNIX)
+            let bytes = Array(path.utf8)
+            withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i] = b }; raw[bytes.count] = 0 }
+            let rc = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            if rc == 0 { self.fd = fd; return }
+            let e = errno
+            close(fd)
+            attempts += 1
+            guard e == ECONNREFUSED, attempts < 80 else {
+                throw TestFailure(description: "connect \(path): \(String(cString: strerror(e)))")
+            }
+            usleep(25_000)
         }
-        guard rc == 0 else { close(fd); throw TestFailure(description: "connect \(path): \(String(cString: strerror(errno)))") }
     }
 
     deinit { close(fd) }

@@ -121,7 +121,7 @@ import GestureWire
         // Every gesture the pipeline produces for the recording, four times over.
         let recording = try RecordingLoader.load(path: Self.swipe4)
         var expected = 0
-        Replayer.run(recording) { if case .gesture = $0 { expected += 1 } }
+        GesturePipeline.run(recording) { if case .gesture = $0 { expected += 1 } }
         #expect(gesturesA.count == 4 * expected, "client A got \(gesturesA.count) gestures, expected \(4 * expected)")
         #expect(gesturesA == gesturesB)
         #expect(!gotA.contains { if case .dropped = $0.0 { return true }; return false })

@@ -11,7 +11,7 @@ import GestureCore
 import GestureDaemon
 
 @Suite(.serialized) struct FaultHookTests {
-    static let device = HookDevice(name: "fault device", kind: .touchscreen, node: "/dev/input/event99")
+    static let device = HookDevice(id: 1, name: "fault device", kind: .touchscreen, node: "/dev/input/event99")
     static func gesture(_ n: Int) -> GestureEvent {
         GestureEvent(kind: .tap, phase: .recognized, id: UInt64(n), fingers: 1, time: Instant(microseconds: Int64(n)))
     }

@@ -60,14 +60,23 @@ import GestureRecording
         let recording = try EvemuReader.parse(Array(written.utf8), file: "many-tracking-ids.evemu")
         #expect(recording.events.count > 40_000)
 
-        var decoder = SlotDecoder(device: recording.description)
-        var arena = RecognizerArena(device: recording.description, thresholds: .defaults(for: recording.description))
+        var pipeline = GesturePipeline(device: recording.description)
         var began = Set<Int>(), ended = Set<Int>()
         var active = Set<Int>()
         var maxTouchesInFrame = 0
         var gestures = 0
-        for e in recording.events {
-            guard let frame = decoder.decode(e) else { continue }
+        var frames: [TouchFrame] = []
+        var diagnostics: [String] = []
+        let collect: (GesturePipeline.Output) -> Void = { o in
+            switch o {
+            case .frame(let f): frames.append(f)
+            case .gesture: gestures += 1
+            case .diagnostic(let d): diagnostics.append(d)
+            }
+        }
+        for e in recording.events { pipeline.feed(e, collect) }
+        pipeline.finish(tail: .seconds(5), collect)
+        for frame in frames {
             maxTouchesInFrame = max(maxTouchesInFrame, frame.touches.count)
             for touch in frame.touches {
                 switch touch.phase {
@@ -82,15 +91,13 @@ import GestureRecording
                 }
             }
             #expect(active.count <= 10)
-            gestures += arena.process(frame).count
         }
-        gestures += arena.advance(to: recording.events.last!.time + .seconds(5)).count
         #expect(began.count == 10_000)
         #expect(ended == began)
         #expect(active.isEmpty)
         // One frame carries at most the 10 slots' touches plus the ones that left in it.
         #expect(maxTouchesInFrame <= 20)
-        #expect(arena.drainDiagnostics().isEmpty)
+        #expect(diagnostics.filter { $0.hasPrefix("gestured bug:") }.isEmpty)
         _ = gestures
     }
 

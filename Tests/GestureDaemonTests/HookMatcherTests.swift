@@ -7,8 +7,8 @@ import GestureCore
 import Testing
 
 private func config(_ yaml: String) throws -> [Binding] { try Config.parse(yaml, file: "m.yaml").bindings }
-private let mPad = HookDevice(name: "SynPS/2 Synaptics TouchPad", kind: .touchpad, node: "/dev/input/event7")
-private let mScreen = HookDevice(name: "ELAN Touchscreen", kind: .touchscreen, node: "/dev/input/event9")
+private let mPad = HookDevice(id: 1, name: "SynPS/2 Synaptics TouchPad", kind: .touchpad, node: "/dev/input/event7")
+private let mScreen = HookDevice(id: 2, name: "ELAN Touchscreen", kind: .touchscreen, node: "/dev/input/event9")
 
 @Suite struct HookMatcherTests {
     @Test func test_swipe_matchesKindFingersAndDirection() throws {
@@ -82,6 +82,25 @@ private let mScreen = HookDevice(name: "ELAN Touchscreen", kind: .touchscreen, n
             GestureEvent(kind: .rotate, phase: .changed, id: 5, fingers: 2, time: .zero, rotationDegrees: deg)
         }
         #expect([10.0, 16, 31, 40].map { m.match(rot($0), device: mPad) == [1] } == [false, true, true, false])
+    }
+
+    /// Issue 9 bug 3: every arena numbers its gestures from 1, so two devices panning at once
+    /// both send gesture id 1. Their `every:` progress must not mix: each fires on its own steps.
+    @Test func test_every_keepsTwoDevicesWithTheSameGestureIdApart() throws {
+        var m = BindingMatcher(bindings: try config("""
+        bindings:
+          - {gesture: pan, phase: changed, every: 5mm, command: a}
+        """))
+        func pan(_ dy: Double) -> GestureEvent {
+            GestureEvent(kind: .pan, phase: .changed, id: 1, fingers: 1, time: .zero, dxMillimeters: 0, dyMillimeters: dy)
+        }
+        var fired = (pad: 0, screen: 0)
+        // Both move 1 mm per event, interleaved, to 20 mm: 4 steps of 5 mm each.
+        for step in 1...20 {
+            if !m.match(pan(Double(step)), device: mPad).isEmpty { fired.pad += 1 }
+            if !m.match(pan(Double(step)), device: mScreen).isEmpty { fired.screen += 1 }
+        }
+        #expect(fired.pad == 4 && fired.screen == 4, "pad \(fired.pad), screen \(fired.screen)")
     }
 
     @Test func test_environmentNumbers_areFixedPoint() {

@@ -68,7 +68,7 @@ func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 let swipeLeft = GestureEvent(kind: .swipe, phase: .recognized, id: 7, fingers: 3, time: .milliseconds(1200),
                              direction: .left, dxMillimeters: -21.5, dyMillimeters: 1.25,
                              velocityMillimetersPerSecond: 180, x: 0.25, y: 0.5)
-let pad = HookDevice(name: "SynPS/2 Synaptics TouchPad", kind: .touchpad, node: "/dev/input/event7")
+let pad = HookDevice(id: 1, name: "SynPS/2 Synaptics TouchPad", kind: .touchpad, node: "/dev/input/event7")
 
 func binding(_ command: String, cooldownMs: Int = 0, timeoutMs: Int? = nil) -> Binding {
     var b = Binding(gesture: .swipe, command: command)
@@ -119,7 +119,7 @@ func isZombieChild(_ pid: pid_t) -> Bool {
         defer { removeDir(dir) }
         var evil = swipeLeft
         evil.direction = GestureDirection(rawValue: "left; touch \(victim)")
-        let device = HookDevice(name: "$(touch \(victim))`touch \(victim)`", kind: .touchpad, node: "/dev/null")
+        let device = HookDevice(id: 1, name: "$(touch \(victim))`touch \(victim)`", kind: .touchpad, node: "/dev/null")
         // Bind to any direction so the evil value reaches the child.
         let runner = HookRunner(bindings: [binding("printf '%s|%s' \"$GESTURE_DIRECTION\" \"$GESTURE_DEVICE_NAME\" > '\(out)'")],
                                 limits: limits(), log: LogBox().log)
@@ -249,7 +249,7 @@ func isZombieChild(_ pid: pid_t) -> Bool {
         """, file: "c.yaml")
         let runner = HookRunner(bindings: config.bindings, limits: config.hooks, log: LogBox().log)
         defer { runner.shutdown() }
-        let screen = HookDevice(name: "ELAN", kind: .touchscreen, node: "/dev/input/event9")
+        let screen = HookDevice(id: 2, name: "ELAN", kind: .touchscreen, node: "/dev/input/event9")
         runner.handle(swipeLeft, device: screen)          // wrong device kind: nothing runs
         runner.handle(swipeLeft, device: pad)
         #expect(waitFor { runner.statistics.exited == 1 })

@@ -142,7 +142,7 @@ func runGestured(_ args: [String], input: String? = nil, environment: [String: S
             let path = TestPaths.fixtures.appendingPathComponent(name).path
             let recording = try RecordingLoader.load(path: path)
             var lines = 0
-            Replayer.run(recording) { if case .gesture = $0 { lines += 1 } }
+            GesturePipeline.run(recording) { if case .gesture = $0 { lines += 1 } }
             let r = try runGestured(["replay", path])
             #expect(r.status == 0, "\(name): \(r.err.suffix(200))")
             #expect(r.out.split(separator: "\n").count == lines, "\(name)")

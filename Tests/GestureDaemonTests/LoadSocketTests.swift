@@ -20,7 +20,7 @@ import GestureWire
     static func expectedGestures() throws -> Int {
         let recording = try RecordingLoader.load(path: swipe4)
         var n = 0
-        Replayer.run(recording) { if case .gesture = $0 { n += 1 } }
+        GesturePipeline.run(recording) { if case .gesture = $0 { n += 1 } }
         return n
     }
 

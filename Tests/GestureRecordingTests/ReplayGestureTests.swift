@@ -31,10 +31,10 @@ enum ReplayFixtures {
 
     static func replay(_ file: String, bound: Set<GestureKind> = Set(GestureKind.all), directions: Int = 4) throws -> Replay {
         let recording = try RecordingLoader.load(path: directory.appendingPathComponent(file).path)
-        var replayer = Replayer(device: recording.description, boundKinds: bound, swipeDirections: directions)
+        var replayer = GesturePipeline(device: recording.description, boundKinds: bound, swipeDirections: directions)
         var events: [GestureEvent] = []
         var diagnostics: [String] = []
-        let emit: (Replayer.Output) -> Void = { output in
+        let emit: (GesturePipeline.Output) -> Void = { output in
             switch output {
             case .gesture(let g): events.append(g)
             case .diagnostic(let d): diagnostics.append(d)

@@ -13,6 +13,20 @@ import Testing
         #expect(s == #"{"type":"gesture","gesture":"swipe","phase":"recognized","id":1,"fingers":3,"direction":"left","time":1.234,"device":{"name":"Pad \"A\"\\b\n","kind":"touchpad"},"dx_mm":-20.25,"dy_mm":1,"distance_mm":20.3,"velocity_mm_s":150,"x":0.5,"y":0.25}"#)
     }
 
+    /// The daemon's lines name the device by id (issue 9): `device.id` comes first in the object
+    /// and survives a round trip; without an id (`gestured replay`) the key is left out.
+    @Test func deviceId_isWrittenFirstAndReadBack() throws {
+        let g = GestureEvent(kind: .pan, phase: .changed, id: 1, fingers: 2, time: Instant(microseconds: 1_500_000))
+        let s = GestureJSON.encode(g, device: GestureJSON.DeviceInfo(id: 3, name: "ELAN", kind: .touchscreen), origin: .zero)
+        #expect(s.contains(#""device":{"id":3,"name":"ELAN","kind":"touchscreen"}"#), "\(s)")
+        guard case .gesture(let back, let d) = try WireDecoder.serverMessage(s) else { Issue.record("not a gesture: \(s)"); return }
+        #expect(d.id == 3 && d.name == "ELAN" && back.id == 1)
+        let plain = GestureJSON.encode(g, device: GestureJSON.DeviceInfo(name: "ELAN", kind: .touchscreen), origin: .zero)
+        #expect(plain.contains(#""device":{"name":"ELAN","kind":"touchscreen"}"#))
+        guard case .gesture(_, let d2) = try WireDecoder.serverMessage(plain) else { Issue.record("not a gesture"); return }
+        #expect(d2.id == nil)
+    }
+
     @Test func edgeSwipe_stepsScaleRotation_andNonFiniteOmitted() {
         let g = GestureEvent(kind: .edgeSwipe, phase: .changed, id: 7, fingers: 1, time: Instant(microseconds: 500),
                              direction: .right, edge: .left, stepDxMillimeters: 0.5, stepDyMillimeters: -0.125,

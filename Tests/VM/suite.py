@@ -190,8 +190,16 @@ def device_of(msg):
 class Client:
     """A socket client: JSON lines in, collected by a thread."""
     def __init__(self, path):
-        self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.s.connect(path)
+        # The socket file appears at bind(), a moment before listen() (longer under load: the
+        # daemon sets the file's group and mode in between): a refused connection is retried.
+        deadline = time.monotonic() + 10
+        while True:
+            self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try: self.s.connect(path); break
+            except ConnectionRefusedError:
+                self.s.close()
+                if time.monotonic() > deadline: raise
+                time.sleep(0.05)
         self.q = queue.Queue(); self.seen = []
         threading.Thread(target=self._pump, daemon=True).start()
         self.hello = self.wait(lambda m: m.get("type") == "hello", 10, "hello")
@@ -345,6 +353,37 @@ def linuxinput_touch_down_at_open():
             w.p.terminate(); w.stop()
     finally:
         ts.remove()
+
+@test
+def daemon_touch_resting_at_open_in_slot_1_then_two_fingers_are_two():
+    """Through the daemon and its socket: a finger resting in kernel slot 1 when the daemon opens
+    the device (so the kernel's current slot is 1) is ignored until it lifts, and the next
+    two-finger tap (slot 1's events first, with no ABS_MT_SLOT before them) is a 2-finger tap.
+    Issue 9 bug 1: the session rebuilt the state at open without the current slot and with
+    placeholder tracking ids, and decoded that tap as one finger."""
+    daemon_ready()
+    dev = Device(TOUCHSCREEN)
+    d = None
+    try:
+        settle()
+        # ABS_MT_SLOT 1, TRACKING_ID 5, X, Y, BTN_TOUCH 1, SYN: resting in slot 1.
+        dev.do("ev 3 47 1 3 57 5 3 53 600 3 54 300 1 330 1 0 0 0")
+        d = Daemon(); c = d.client()
+        check(dev.node in hello_nodes(c.hello), f"hello lacks {dev.node}: {c.hello}")
+        # It lifts: the kernel is still on slot 1, so no ABS_MT_SLOT comes first.
+        dev.do("ev 3 57 -1 1 330 0 0 0 0"); dev.do("sleep 400")
+        # Two fingers: slot 1 (current, no ABS_MT_SLOT) gets id 6, then slot 0 id 7; 60 ms; both lift.
+        dev.do("ev 3 57 6 3 53 500 3 54 240 3 47 0 3 57 7 3 53 300 3 54 240 1 330 1 0 0 0")
+        dev.do("sleep 60")
+        dev.do("ev 3 57 -1 3 47 1 3 57 -1 1 330 0 0 0 0")
+        m = c.wait(lambda m: m.get("type") == "gesture" and m.get("phase") in ("recognized", "began"), 10, "the tap")
+        check(m.get("gesture") == "tap" and m.get("fingers") == 2,
+              f"the two-finger tap after a finger rested at open came out as: {m}")
+        check(device_of(m).get("id") == hello_nodes(c.hello)[dev.node].get("id"), f"gesture line's device.id: {m}")
+        check(d.alive(), "the daemon died")
+    finally:
+        dev.remove()
+        if d: d.stop()
 
 # ---------------------------------------------------------------------------------------------
 # The pipeline (EvdevDevice → decoder → recognizers) in `gestured-uinput watch`, without the daemon

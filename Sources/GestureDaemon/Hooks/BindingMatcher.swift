@@ -3,19 +3,23 @@ import GestureCore
 
 /// The device a gesture came from, as hooks see it.
 public struct HookDevice: Hashable, Sendable {
+    /// The daemon's device id (`device.id` on the socket): with the gesture's id, it names one
+    /// gesture uniquely within a daemon run (gesture ids are numbered per device).
+    public var id: Int
     public var name: String
     public var kind: DeviceKind
     /// The device node (`/dev/input/event5`), or the recording's path for a replay.
     public var node: String
-    public init(name: String, kind: DeviceKind, node: String) {
-        self.name = name; self.kind = kind; self.node = node
+    public init(id: Int, name: String, kind: DeviceKind, node: String) {
+        self.id = id; self.name = name; self.kind = kind; self.node = node
     }
 }
 
 /// Decides which bindings a gesture event fires: kind, phase, fingers, direction (a swipe's or
 /// pan's total motion re-quantized to the binding's 4 or 8 directions), edge, device, and for
 /// `phase: changed` bindings with `every:`, the amount accumulated since the binding last fired
-/// within that gesture (millimetres travelled, degrees turned, scale change).
+/// within that gesture (millimetres travelled, degrees turned, scale change). A gesture is keyed
+/// by (device id, gesture id), so two devices' gestures never share progress.
 /// A value owned by one thread (HookRunner keeps it under its lock).
 public struct BindingMatcher: Sendable {
     public private(set) var bindings: [Binding]
@@ -24,7 +28,7 @@ public struct BindingMatcher: Sendable {
         var dx: Double = 0, dy: Double = 0, distance: Double = 0, rotation: Double = 0, scale: Double = 1
         var accumulated: Double = 0
     }
-    private struct Key: Hashable, Sendable { var binding: Int; var gesture: UInt64 }
+    private struct Key: Hashable, Sendable { var binding: Int; var device: Int; var gesture: UInt64 }
     private var progress: [Key: Progress] = [:]
 
     public init(bindings: [Binding]) { self.bindings = bindings }
@@ -34,7 +38,7 @@ public struct BindingMatcher: Sendable {
         var out: [Int] = []
         for (i, b) in bindings.enumerated() where b.gesture == event.kind {
             if b.every != nil && (event.phase == .ended || event.phase == .cancelled) {
-                progress[Key(binding: i, gesture: event.id)] = nil
+                progress[Key(binding: i, device: device.id, gesture: event.id)] = nil
             }
             guard b.phase == event.phase, b.fingers.matches(event.fingers) else { continue }
             if let want = b.directions {
@@ -44,7 +48,7 @@ public struct BindingMatcher: Sendable {
                 guard let e = event.edge, edges.contains(e) else { continue }
             }
             if let m = b.device, !m.matches(kind: device.kind, name: device.name) { continue }
-            if let every = b.every, !accumulate(every, event, key: Key(binding: i, gesture: event.id)) { continue }
+            if let every = b.every, !accumulate(every, event, key: Key(binding: i, device: device.id, gesture: event.id)) { continue }
             out.append(i)
         }
         return out

@@ -32,6 +32,6 @@ public func fuzzClientLines(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
         case .nothing: break
         }
     }
-    if listen.nodes.count > ListenLines.maximumDevices { violated("listen remembers \(listen.nodes.count) devices") }
+    if listen.byId.count > ListenLines.maximumDevices { violated("listen remembers \(listen.byId.count) devices") }
     return 0
 }

@@ -1,6 +1,7 @@
 // fuzz-modules: GestureCore
-// The slot decoder: arbitrary event sequences (any type, code, value, order, time) on devices of
-// every contact protocol must never crash, and every touch in every frame must be finite and
+// The slot decoder, inside the whole GesturePipeline (decoder → arena, deadlines fired by
+// advance(to:) as a daemon timer would): arbitrary event sequences (any type, code, value, order,
+// time) on devices of every contact protocol must never crash, and every touch in every frame must be finite and
 // inside the device's surface (0…width × 0…height mm); fingerCount is never negative, an ended
 // or cancelled touch never comes back, and (protocol B) a touch id stays on one slot.
 import GestureCore
@@ -60,7 +61,7 @@ public func fuzzSlotDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     var r = ByteReader(data, size)
     let device = devices[Int(r.u8()) % devices.count]
     let (w, h) = device.size
-    var decoder = SlotDecoder(device: device)
+    var pipeline = GesturePipeline(device: device)
     var time: Int64 = 1_000_000
     var gone = Set<Int>()
     var slotOf: [Int: Int] = [:]
@@ -87,14 +88,22 @@ public func fuzzSlotDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
         // Mostly forward in time, sometimes equal or backwards (clock steps, broken recordings).
         let dt = Int64(r.u8())
         time += dt < 250 ? dt * 100 : -Int64(dt - 249) * 10_000
-        guard let frame = decoder.decode(InputEvent(time: Instant(microseconds: time), type: type, code: code, value: value)) else { continue }
-        check(frame, w: w, h: h, slots: device.contactProtocol == .slots, gone: &gone, slotOf: &slotOf)
+        // Now and then the device is silent and the timer fires what is due (watchdog, arena).
+        if dt == 249 {
+            pipeline.advance(to: Instant(microseconds: time + 3_000_000)) { o in
+                if case .frame(let f) = o { check(f, w: w, h: h, slots: device.contactProtocol == .slots, gone: &gone, slotOf: &slotOf) }
+            }
+            continue
+        }
+        pipeline.feed(InputEvent(time: Instant(microseconds: time), type: type, code: code, value: value)) { o in
+            if case .frame(let f) = o { check(f, w: w, h: h, slots: device.contactProtocol == .slots, gone: &gone, slotOf: &slotOf) }
+        }
     }
-    if let frame = decoder.deviceRemoved(at: Instant(microseconds: time)) {
+    pipeline.deviceRemoved(at: Instant(microseconds: time)) { o in
+        guard case .frame(let frame) = o else { return }
         check(frame, w: w, h: h, slots: device.contactProtocol == .slots, gone: &gone, slotOf: &slotOf)
         if frame.touches.contains(where: { $0.phase.isActive }) { violated("active touch after removal: \(frame)") }
     }
-    _ = decoder.drainDiagnostics()
     return 0
 }
 

@@ -3,14 +3,14 @@
 import GestureCore
 import GestureRecording
 
-/// Every frame's touches finite and inside the surface.
+/// Through the whole GesturePipeline, as `gestured replay` runs it: every frame's touches finite
+/// and inside the surface.
 func decodeAndCheck(_ recording: Recording) {
     let device = recording.description
     let (w, h) = device.size
-    var decoder = SlotDecoder(device: device)
     let eps = 1e-6 * max(1, w, h)
-    for e in recording.events.prefix(50_000) {
-        guard let frame = decoder.decode(e) else { continue }
+    GesturePipeline.run(device: device, events: recording.events.prefix(50_000)) { o in
+        guard case .frame(let frame) = o else { return }
         for t in frame.touches {
             if !t.x.isFinite || !t.y.isFinite { violated("non-finite touch \(t) on \(device.name)") }
             if (t.x < -eps || t.x > w + eps || t.y < -eps || t.y > h + eps) && !tolerated("outside-area") {
@@ -18,5 +18,4 @@ func decodeAndCheck(_ recording: Recording) {
             }
         }
     }
-    _ = decoder.drainDiagnostics()
 }

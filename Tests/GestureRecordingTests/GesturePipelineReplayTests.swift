@@ -1,33 +1,24 @@
 import GestureCore
 import GestureRecording
+import GestureTestSupport
 import Testing
 
-@Suite struct ReplayerTests {
-    static let screen = DeviceDescription(
-        name: "replayer screen", properties: [InputProperty.direct],
-        codes: [EventType.key: [KeyCode.btnTouch]],
-        absInfo: [AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 4),
-                  AbsCode.mtTrackingId: AbsInfo(minimum: 0, maximum: 65535),
-                  AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 2000, resolution: 10),
-                  AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 1000, resolution: 10)])
-
-    static func ev(_ ms: Int64, _ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEvent {
-        InputEvent(time: .milliseconds(ms), type: type, code: code, value: value)
-    }
+@Suite struct GesturePipelineReplayTests {
+    static let screen = TestDevices.screen
 
     /// A 1-finger tap (down 50 ms, still) and nothing after it: the tap may wait for a double tap,
     /// so only `finish()` (advancing past the last event) can resolve it.
     static let tap: [InputEvent] = [
         ev(1000, EventType.abs, AbsCode.mtTrackingId, 1), ev(1000, EventType.abs, AbsCode.mtPositionX, 1000),
-        ev(1000, EventType.abs, AbsCode.mtPositionY, 500), ev(1000, EventType.key, KeyCode.btnTouch, 1),
+        ev(1000, EventType.abs, AbsCode.mtPositionY, 250), ev(1000, EventType.key, KeyCode.btnTouch, 1),
         ev(1000, EventType.syn, SynCode.report, 0),
         ev(1050, EventType.abs, AbsCode.mtTrackingId, -1), ev(1050, EventType.key, KeyCode.btnTouch, 0),
         ev(1050, EventType.syn, SynCode.report, 0),
     ]
 
     @Test func finish_resolvesAPendingTap_atItsDeadlineNotAtTheEnd() {
-        var r = Replayer(device: Self.screen)
-        var outputs: [Replayer.Output] = []
+        var r = GesturePipeline(device: Self.screen)
+        var outputs: [GesturePipeline.Output] = []
         for e in Self.tap { r.feed(e) { outputs.append($0) } }
         let framesBefore = outputs.filter { if case .frame = $0 { return true }; return false }.count
         #expect(framesBefore == 2)
@@ -49,7 +40,7 @@ import Testing
             let rec = try Fixtures.load(name)
             var last = Instant(microseconds: Int64.min)
             var backwards = 0, frames = 0
-            Replayer.run(rec) { o in
+            GesturePipeline.run(rec) { o in
                 let t: Instant
                 switch o {
                 case .frame(let f): t = f.time; frames += 1

@@ -1,0 +1,170 @@
+/// Protocol A (SYN_MT_REPORT packets, no slots): contacts are matched to the previous frame's by
+/// ABS_MT_TRACKING_ID when the device sends one, otherwise by nearest position; a frame with no
+/// packet (or only empty packets) means every contact lifted. Touches down at open are ignored
+/// until everything lifts; palms are suppressed for their contact's life.
+struct AnonymousContacts: Sendable {
+    private struct Contact {
+        var x: Int32 = 0, y: Int32 = 0
+        var pressure: Int32 = 0, major: Int32 = 0
+        var trackingId: Int32 = -1
+        var tool: Int32 = MTToolType.finger
+        var hasPosition = false
+        var hasMajor = false
+    }
+    private struct Track {
+        var contact: Contact
+        var touchId: Int
+        var slot: Int
+        var suppressed: Bool
+        var matched = false
+    }
+    static let maxContacts = 32
+
+    private let scale: AxisScale
+    private let deviceName: String
+    private let hasTouchKey: Bool
+    private var packet = Contact()
+    private var packetContacts: [Contact] = []
+    private var tracks: [Track] = []
+    private var ignoreUntilLift = false
+    /// Some protocol-A drivers (bcm5974) keep reporting lifted contacts with ABS_MT_TOUCH_MAJOR 0:
+    /// once a device has shown a non-zero major, a zero one means "not touching".
+    private var sawNonzeroMajor = false
+
+    init(device: DeviceDescription, scale: AxisScale, ignoreUntilLift: Bool) {
+        self.scale = scale
+        deviceName = TextEscaping.escaped(device.name)
+        hasTouchKey = device.hasKey(KeyCode.btnTouch)
+        self.ignoreUntilLift = ignoreUntilLift
+        packet.x = scale.xMin; packet.y = scale.yMin
+        packetContacts.reserveCapacity(Self.maxContacts)
+        tracks.reserveCapacity(Self.maxContacts)
+    }
+
+    mutating func abs(code: UInt16, value: Int32) {
+        switch code {
+        case AbsCode.mtPositionX: packet.x = value; packet.hasPosition = true
+        case AbsCode.mtPositionY: packet.y = value; packet.hasPosition = true
+        case AbsCode.mtPressure: packet.pressure = value
+        case AbsCode.mtTouchMajor: packet.major = value; packet.hasMajor = true
+        case AbsCode.mtTrackingId: packet.trackingId = value
+        case AbsCode.mtToolType: packet.tool = value
+        default: break
+        }
+    }
+
+    /// SYN_MT_REPORT: the packet so far is one contact (an empty packet is none).
+    mutating func endPacket(_ ctx: inout DecoderContext) {
+        defer { packet = Contact(); packet.x = scale.xMin; packet.y = scale.yMin }
+        guard packet.hasPosition else { return }
+        if scale.hasMajor {
+            if packet.major != 0 { sawNonzeroMajor = true } else if sawNonzeroMajor && packet.hasMajor { return }
+        }
+        if packetContacts.count < Self.maxContacts {
+            packetContacts.append(packet)
+        } else {
+            ctx.diagnose("kernel bug: \(deviceName): more than \(Self.maxContacts) protocol-A contacts in one frame, the rest ignored")
+        }
+    }
+
+    private func touch(_ t: Track, phase: TouchPhase) -> Touch {
+        scale.touch(id: t.touchId, slot: t.slot, phase: phase, x: t.contact.x, y: t.contact.y,
+                    pressure: t.contact.pressure, major: t.contact.major, tool: t.contact.tool)
+    }
+
+    mutating func frame(into touches: inout [Touch], _ ctx: inout DecoderContext) -> (active: Int, hidden: Int) {
+        // A packet still open at SYN_REPORT (no closing SYN_MT_REPORT) counts as one.
+        if packet.hasPosition { endPacket(&ctx) }
+        // BTN_TOUCH released: whatever packets say, nothing touches.
+        let contacts = hasTouchKey && !ctx.touchKey ? [] : packetContacts
+        packetContacts.removeAll(keepingCapacity: true)
+        let assignment = match(contacts)
+        // Unmatched tracks lifted.
+        var remaining: [Track] = []
+        remaining.reserveCapacity(tracks.count + contacts.count)
+        var newIndex = [Int](repeating: -1, count: tracks.count)
+        for (ti, t) in tracks.enumerated() {
+            if t.matched { newIndex[ti] = remaining.count; remaining.append(t); continue }
+            if !t.suppressed { touches.append(touch(t, phase: .ended)) }
+        }
+        if contacts.isEmpty { ignoreUntilLift = false }
+        var active = 0, hidden = 0
+        for (ci, c) in contacts.enumerated() {
+            if assignment[ci] >= 0 {
+                let ri = newIndex[assignment[ci]]
+                var t = remaining[ri]
+                let moved = t.contact.x != c.x || t.contact.y != c.y
+                t.contact = c
+                if t.suppressed {
+                    hidden += 1
+                } else if c.tool == MTToolType.palm {
+                    var out = touch(t, phase: .cancelled); out.tool = .palm
+                    touches.append(out)
+                    t.suppressed = true
+                    hidden += 1
+                } else {
+                    touches.append(touch(t, phase: moved ? .moved : .stationary))
+                    active += 1
+                }
+                remaining[ri] = t
+            } else {
+                var used: UInt64 = 0
+                for r in remaining where r.slot < 64 { used |= 1 << UInt64(r.slot) }
+                let slot = (~used).trailingZeroBitCount
+                var t = Track(contact: c, touchId: 0, slot: slot, suppressed: false)
+                if ignoreUntilLift || c.tool == MTToolType.palm {
+                    t.suppressed = true
+                    hidden += 1
+                } else {
+                    t.touchId = ctx.newTouchId()
+                    touches.append(touch(t, phase: .began))
+                    active += 1
+                }
+                remaining.append(t)
+            }
+        }
+        tracks = remaining
+        return (active, hidden)
+    }
+
+    /// Contact → index of the previous frame's track it continues (−1: a new contact). Marks
+    /// the matched tracks.
+    private mutating func match(_ contacts: [Contact]) -> [Int] {
+        for i in tracks.indices { tracks[i].matched = false }
+        var assignment = [Int](repeating: -1, count: contacts.count)
+        // 1. By tracking id where the device sends one.
+        for (ci, c) in contacts.enumerated() where c.trackingId >= 0 {
+            if let ti = tracks.firstIndex(where: { !$0.matched && $0.contact.trackingId == c.trackingId }) {
+                tracks[ti].matched = true; assignment[ci] = ti
+            }
+        }
+        // 2. The rest (no id) by nearest position, greedily, closest pair first.
+        while true {
+            var best = Int64.max, bc = -1, bt = -1
+            for (ci, c) in contacts.enumerated() where assignment[ci] < 0 && c.trackingId < 0 {
+                for ti in tracks.indices where !tracks[ti].matched && tracks[ti].contact.trackingId < 0 {
+                    let dx = Int64(c.x) - Int64(tracks[ti].contact.x)
+                    let dy = Int64(c.y) - Int64(tracks[ti].contact.y)
+                    let d = dx * dx + dy * dy
+                    if d < best { best = d; bc = ci; bt = ti }
+                }
+            }
+            if bc < 0 { break }
+            tracks[bt].matched = true; assignment[bc] = bt
+        }
+        return assignment
+    }
+
+    /// The device went away: every reported touch is cancelled.
+    mutating func removeAll(into touches: inout [Touch]) {
+        for t in tracks where !t.suppressed { touches.append(touch(t, phase: .cancelled)) }
+        tracks.removeAll()
+    }
+
+    /// The watchdog: every reported touch ends.
+    mutating func endStuck(into touches: inout [Touch]) {
+        let before = touches.count
+        for t in tracks where !t.suppressed { touches.append(touch(t, phase: .ended)) }
+        if touches.count > before { tracks.removeAll(keepingCapacity: true) }
+    }
+}

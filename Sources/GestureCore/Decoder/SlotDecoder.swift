@@ -1,0 +1,306 @@
+/// Turns a device's raw evdev events into `TouchFrame`s, one per SYN_REPORT.
+///
+/// Handles, per DESIGN.md "Input details":
+/// - **Protocol B** (slots): the current slot is implicit (slot 0, or the slot the device was on when
+///   opened) and ABS_MT_SLOT arrives only when it changes. ABS_MT_TRACKING_ID −1→id begins a touch,
+///   id→−1 ends it, id→id′ ends one and begins another, −1→−1 is ignored, and axis updates on a free
+///   slot are remembered as state without making a touch.
+/// - **Protocol A** (SYN_MT_REPORT packets, no slots): contacts are matched to the previous frame's by
+///   ABS_MT_TRACKING_ID when the device sends one, otherwise by nearest position; a frame with no
+///   packet (or only empty packets) means every contact lifted.
+/// - **Single-touch** devices (ABS_X/ABS_Y + BTN_TOUCH).
+/// - **Semi-MT** (INPUT_PROP_SEMI_MT): the two slots are a bounding box; frames carry `.semiMT`.
+/// - **BTN_TOOL_DOUBLETAP…QUINTTAP**: `fingerCount` follows them beyond the positioned touches
+///   (QUINTTAP counts as 5).
+/// - **MT_TOOL_PALM**: the touch is cancelled (or never begins) and stays ignored for its life.
+/// - **SYN_DROPPED**: the events after it up to the next SYN_REPORT are the resync delta (what
+///   libevdev's LIBEVDEV_READ_FLAG_SYNC delivers); that SYN_REPORT yields one `.resynchronized` frame.
+/// - **Out-of-range values** are clamped to absinfo and reported as "kernel bug:" lines,
+///   rate-limited per axis (one line per 10 s of device time, with a count of the suppressed ones).
+/// - **Touches down at open** (given through `InitialState`) are ignored until they lift.
+///
+/// The contact protocols are decoded by `SlotContacts` (B), `AnonymousContacts` (A) and
+/// `SingleTouchContact` over one `AxisScale`: positions are millimetres from the top-left (axis
+/// minimum) using the device's `unitsPerMillimeter`. Touch ids are unique and never reused within one decoder. An ended or
+/// cancelled touch appears exactly once. The per-event path works on fixed arrays only.
+public struct SlotDecoder: Sendable {
+    /// The state of one protocol-B slot as libevdev reports it at open (libevdev_get_slot_value).
+    public struct SlotValues: Hashable, Sendable {
+        public var trackingId: Int32
+        public var x: Int32
+        public var y: Int32
+        public var pressure: Int32
+        public var touchMajor: Int32
+        public var toolType: Int32
+        public init(trackingId: Int32 = -1, x: Int32 = 0, y: Int32 = 0, pressure: Int32 = 0,
+                    touchMajor: Int32 = 0, toolType: Int32 = MTToolType.finger) {
+            self.trackingId = trackingId; self.x = x; self.y = y; self.pressure = pressure
+            self.touchMajor = touchMajor; self.toolType = toolType
+        }
+    }
+
+    /// What the device looked like when it was opened. Touches already down are ignored until they
+    /// lift. A recording starts from `.empty`.
+    public struct InitialState: Hashable, Sendable {
+        /// The slot the device's events refer to until the first ABS_MT_SLOT (ABS_MT_SLOT's value).
+        public var currentSlot: Int
+        /// Per-slot values, index = slot. Missing slots are free.
+        public var slots: [SlotValues]
+        /// Keys held at open (BTN_TOUCH, BTN_TOOL_*…).
+        public var keysDown: Set<UInt16>
+        /// Current values of the single-touch axes (ABS_X, ABS_Y, ABS_PRESSURE) at open.
+        public var absValues: [UInt16: Int32]
+
+        public init(currentSlot: Int = 0, slots: [SlotValues] = [], keysDown: Set<UInt16> = [],
+                    absValues: [UInt16: Int32] = [:]) {
+            self.currentSlot = currentSlot; self.slots = slots; self.keysDown = keysDown
+            self.absValues = absValues
+        }
+
+        /// Nothing down, slot 0: the start of a recording.
+        public static let empty = InitialState()
+    }
+
+    public let device: DeviceDescription
+    public let contactProtocol: ContactProtocol
+    public let isSemiMT: Bool
+
+    private let scale: AxisScale
+    /// Clamp ranges for ABS codes 0…0x3f (min > max = no absinfo, not clamped).
+    private var absMin: [Int32]
+    private var absMax: [Int32]
+    private let hasTouchKey: Bool
+    /// BTN_TOOL_* counts are touchpad semantics; touchscreens (N-Trig sends BTN_TOOL_DOUBLETAP for a
+    /// single finger) count positioned touches only.
+    private let usesToolCounts: Bool
+
+    // MARK: - Diagnostics (out-of-range values, rate-limited per axis)
+
+    /// BTN_LEFT/RIGHT/MIDDLE held (bits 0–2); reported in frames of touchpads only.
+    private var buttonMask: UInt8 = 0
+
+    // MARK: - State
+
+    private var ctx = DecoderContext()
+    private var resyncing = false
+    private var frameTime = Instant.zero
+    /// Touches in the previous frame: the next frame's array is sized from it.
+    private var lastTouchCount = 0
+    /// Positioned touches still on the surface after the previous frame (the watchdog's concern).
+    private var activeAfterFrame = 0
+
+    // MARK: - The contact protocols (only the device's own one is ever fed)
+
+    private var slotContacts: SlotContacts
+    private var anonymousContacts: AnonymousContacts
+    private var singleContact: SingleTouchContact
+
+    // MARK: - Init
+
+    /// A decoder for `device` starting from `initialState` (`.empty` for recordings).
+    public init(device: DeviceDescription, initialState: InitialState = .empty) {
+        self.device = device
+        contactProtocol = device.contactProtocol
+        isSemiMT = device.isSemiMT
+        scale = AxisScale(device)
+        absMin = Array(repeating: 1, count: 64)
+        absMax = Array(repeating: 0, count: 64)
+        var inverted: [String] = []
+        for (code, info) in device.absInfo where code < 64 && code != AbsCode.mtSlot && code != AbsCode.mtTrackingId {
+            absMin[Int(code)] = Swift.min(info.minimum, info.maximum)
+            absMax[Int(code)] = Swift.max(info.minimum, info.maximum)
+            if info.minimum > info.maximum {
+                inverted.append("kernel bug: \(TextEscaping.escaped(device.name)): \(EventCodes.name(type: EventType.abs, code: code)) minimum \(info.minimum) above maximum \(info.maximum), treated as \(info.maximum)…\(info.minimum)")
+            }
+        }
+        if let claimed = device.excessSlotCount {
+            inverted.append("kernel bug: \(TextEscaping.escaped(device.name)): ABS_MT_SLOT maximum \(claimed - 1) claims \(claimed) slots, only the first \(DeviceDescription.maximumSlotCount) are tracked")
+        }
+        hasTouchKey = device.hasKey(KeyCode.btnTouch)
+        usesToolCounts = device.kind != .touchscreen
+
+        for (code, fingers) in KeyCode.fingerCountTools where initialState.keysDown.contains(code) {
+            ctx.toolMask |= 1 << UInt8(fingers - 1)
+        }
+        ctx.touchKey = initialState.keysDown.contains(KeyCode.btnTouch)
+        ctx.diagnostics = inverted
+        ctx.leaving.reserveCapacity(8)
+        slotContacts = SlotContacts(device: device, scale: scale, initialState: initialState)
+        anonymousContacts = AnonymousContacts(device: device, scale: scale,
+                                              ignoreUntilLift: contactProtocol == .anonymous && (ctx.touchKey || ctx.toolMask != 0))
+        singleContact = SingleTouchContact(device: device, scale: scale, initialState: initialState)
+    }
+
+    // MARK: - Public API
+
+    /// Feeds one event; returns the frame it completes (at SYN_REPORT), nil otherwise.
+    public mutating func decode(_ event: InputEvent) -> TouchFrame? {
+        switch event.type {
+        case EventType.abs:
+            absEvent(event)
+            return nil
+        case EventType.key:
+            keyEvent(code: event.code, down: event.value != 0)
+            return nil
+        case EventType.syn:
+            switch event.code {
+            case SynCode.report:
+                frameTime = event.time
+                return makeFrame()
+            case SynCode.mtReport:
+                if contactProtocol == .anonymous { anonymousContacts.endPacket(&ctx) }
+                return nil
+            case SynCode.dropped:
+                resyncing = true
+                return nil
+            default:
+                return nil
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// The device went away: every touch still on the surface is cancelled, in one frame flagged
+    /// `.deviceRemoved`. Nil when nothing was on the surface.
+    public mutating func deviceRemoved(at time: Instant) -> TouchFrame? {
+        var touches = ctx.leaving
+        ctx.leaving.removeAll(keepingCapacity: true)
+        switch contactProtocol {
+        case .slots: slotContacts.removeAll(into: &touches)
+        case .anonymous: anonymousContacts.removeAll(into: &touches)
+        case .singleTouch: singleContact.removeAll(into: &touches)
+        case .none: break
+        }
+        ctx.toolMask = 0; ctx.touchKey = false
+        activeAfterFrame = 0
+        guard !touches.isEmpty else { return nil }
+        var flags: TouchFrame.Flags = [.deviceRemoved]
+        if isSemiMT { flags.insert(.semiMT) }
+        return TouchFrame(time: time, touches: touches, fingerCount: 0, flags: flags)
+    }
+
+    /// How long without frames, with BTN_TOUCH released, before `checkStuckTouches(at:)` ends the
+    /// touches still on the surface.
+    public static let stuckTouchTimeout: Duration = .seconds(2)
+
+    /// When the stuck-touch watchdog wants `checkStuckTouches(at:)`: `stuckTouchTimeout` after the
+    /// last frame, while BTN_TOUCH is released (on a device that has it) and touches are still on
+    /// the surface. Nil when nothing can be stuck. `GesturePipeline` folds it into its deadlines.
+    public var nextDeadline: Instant? {
+        guard hasTouchKey, !ctx.touchKey, activeAfterFrame > 0 else { return nil }
+        let (due, overflow) = frameTime.microseconds.addingReportingOverflow(Self.stuckTouchTimeout.totalMicroseconds)
+        return Instant(microseconds: overflow ? Int64.max : due)
+    }
+
+    /// The stuck-touch watchdog: when no frame came for `stuckTouchTimeout` while BTN_TOUCH is
+    /// released (on a device that has it) but touches are still on the surface (a lost tracking-id
+    /// −1), ends them in one frame and reports a "kernel bug:" line. Nil when nothing is stuck.
+    /// Only touches already reported end, and only between frames (no pending events for them).
+    public mutating func checkStuckTouches(at now: Instant) -> TouchFrame? {
+        guard let due = nextDeadline, due <= now else { return nil }
+        // Looked at once per quiet spell: whatever is found now, the deadline is spent.
+        activeAfterFrame = 0
+        var touches: [Touch] = []
+        switch contactProtocol {
+        case .slots: slotContacts.endStuck(into: &touches)
+        case .anonymous: anonymousContacts.endStuck(into: &touches)
+        case .singleTouch, .none: return nil   // BTN_TOUCH released already ends a single touch
+        }
+        guard !touches.isEmpty else { return nil }
+        ctx.diagnose("kernel bug: \(TextEscaping.escaped(device.name)): \(touches.count) touch(es) still down \(Self.stuckTouchTimeout) after BTN_TOUCH was released, ended")
+        frameTime = now
+        lastTouchCount = 0
+        var flags: TouchFrame.Flags = []
+        if isSemiMT { flags.insert(.semiMT) }
+        return TouchFrame(time: now, touches: touches, fingerCount: 0, flags: flags)
+    }
+
+    /// "kernel bug:" lines collected since the last call.
+    public mutating func drainDiagnostics() -> [String] {
+        defer { ctx.diagnostics.removeAll() }
+        return ctx.diagnostics
+    }
+
+    // MARK: - Events
+
+    private mutating func absEvent(_ event: InputEvent) {
+        let code = event.code
+        var value = event.value
+        ctx.eventTime = event.time
+        if code < 64 {
+            let c = Int(code)
+            let lo = absMin[c], hi = absMax[c]
+            if lo <= hi && (value < lo || value > hi) {
+                ctx.diagnoseLimited(code: code, "kernel bug: \(TextEscaping.escaped(device.name)): \(EventCodes.name(type: EventType.abs, code: code)) \(value) outside \(lo)…\(hi), clamped")
+                value = value < lo ? lo : hi
+            }
+        }
+        switch contactProtocol {
+        case .slots: slotContacts.abs(code: code, value: value, &ctx)
+        case .anonymous: anonymousContacts.abs(code: code, value: value)
+        case .singleTouch: singleContact.abs(code: code, value: value)
+        case .none: break
+        }
+    }
+
+    private mutating func keyEvent(code: UInt16, down: Bool) {
+        let bit: UInt8
+        switch code {
+        case KeyCode.btnTouch: ctx.touchKey = down; return
+        case KeyCode.btnToolFinger: bit = 1 << 0
+        case KeyCode.btnToolDoubleTap: bit = 1 << 1
+        case KeyCode.btnToolTripleTap: bit = 1 << 2
+        case KeyCode.btnToolQuadTap: bit = 1 << 3
+        case KeyCode.btnToolQuintTap: bit = 1 << 4
+        case KeyCode.btnLeft, KeyCode.btnRight, KeyCode.btnMiddle:
+            let b: UInt8 = code == KeyCode.btnLeft ? 1 : code == KeyCode.btnRight ? 2 : 4
+            if down { buttonMask |= b } else { buttonMask &= ~b }
+            return
+        default: return
+        }
+        if down { ctx.toolMask |= bit } else { ctx.toolMask &= ~bit }
+    }
+
+    /// Fingers according to BTN_TOOL_*: the highest one held.
+    private var toolFingerCount: Int {
+        ctx.toolMask == 0 ? 0 : 8 - ctx.toolMask.leadingZeroBitCount
+    }
+
+    // MARK: - Frames
+
+    private mutating func makeFrame() -> TouchFrame {
+        var touches: [Touch] = []
+        touches.reserveCapacity(ctx.leaving.count + lastTouchCount + 2)
+        if !ctx.leaving.isEmpty {
+            touches.append(contentsOf: ctx.leaving)
+            ctx.leaving.removeAll(keepingCapacity: true)
+        }
+        let counts: (active: Int, hidden: Int)
+        switch contactProtocol {
+        case .slots: counts = slotContacts.frame(into: &touches, &ctx)
+        case .anonymous: counts = anonymousContacts.frame(into: &touches, &ctx)
+        case .singleTouch: counts = singleContact.frame(into: &touches, &ctx)
+        case .none: counts = (0, 0)
+        }
+        // BTN_TOOL_* may count fingers beyond the positioned touches; touches we hide (palms,
+        // down at open) are not fingers for gestures.
+        var fingers = counts.active
+        if usesToolCounts && (counts.active > 0 || counts.hidden == 0) {
+            let fromTools = toolFingerCount - counts.hidden
+            if fromTools > fingers { fingers = fromTools }
+        }
+        // A touchpad that reports a tool count while no positioned contact is down (hover, or the
+        // last frame of a lift) is not a touch.
+        if counts.active == 0 && contactProtocol != .none && !ctx.touchKey && ctx.toolMask != 0 && fingers > 0 {
+            fingers = 0
+        }
+        lastTouchCount = touches.count
+        activeAfterFrame = counts.active
+        var flags: TouchFrame.Flags = []
+        if resyncing { flags.insert(.resynchronized); resyncing = false }
+        if isSemiMT { flags.insert(.semiMT) }
+        return TouchFrame(time: frameTime, touches: touches, fingerCount: fingers, flags: flags,
+                          buttonDown: usesToolCounts && buttonMask != 0)
+    }
+}

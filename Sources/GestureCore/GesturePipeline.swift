@@ -1,0 +1,135 @@
+/// One device's whole recognition path, the only place a decoder and an arena are put together:
+///
+///     raw events ─▶ AxisTransform ─▶ SlotDecoder ─▶ TouchFrame ─▶ RecognizerArena ─▶ GestureEvent
+///
+/// Used alike by the daemon's device session, `gestured replay`, the kernel-suite helper, the
+/// benchmark, the fuzz targets and the tests. Time comes only from events and `advance(to:)`.
+///
+/// Deadlines: `nextDeadline` is the earliest of the decoder's stuck-touch watchdog and the
+/// arena's waits (tap vs double tap, long press, finger-count debounce). One rule for all of
+/// them: a deadline at `d` fires, at its own time `d`, as soon as time reaches `d` — before any
+/// event stamped `d` or later is decoded, and in time order (the arena's first on a tie, as a
+/// frame at `d` would also see them fired first).
+public struct GesturePipeline: Sendable {
+    public enum Output: Sendable {
+        case frame(TouchFrame)
+        case gesture(GestureEvent)
+        /// A "kernel bug:" / "gestured bug:" line from the decoder or the arena.
+        case diagnostic(String)
+    }
+
+    /// The device as the events arrive (before the transform).
+    public let original: DeviceDescription
+    /// The device as it is decoded (after the transform): what frames and gestures refer to.
+    public let device: DeviceDescription
+    public let transform: AxisTransform
+    public private(set) var decoder: SlotDecoder
+    public private(set) var arena: RecognizerArena
+    /// Time of the last event fed.
+    public private(set) var lastTime: Instant?
+    private var reportedBackwardTime = false
+
+    /// - Parameters:
+    ///   - device: the device as it sends events (`transform` is applied to it and to them).
+    ///   - initialState: the device's state at open, in its own (untransformed) units.
+    public init(device: DeviceDescription, transform: AxisTransform = .identity,
+                thresholds: Thresholds? = nil,
+                boundKinds: Set<GestureKind> = Set(GestureKind.all),
+                doubleTapFingerCounts: Set<Int> = Set(1...5), swipeDirections: Int = 4,
+                initialState: SlotDecoder.InitialState = .empty) {
+        original = device
+        self.transform = transform
+        let decoded = transform.apply(to: device)
+        self.device = decoded
+        decoder = SlotDecoder(device: decoded, initialState: transform.apply(initialState, device: device))
+        arena = RecognizerArena(device: decoded, thresholds: thresholds ?? .defaults(for: decoded),
+                                boundKinds: boundKinds, doubleTapFingerCounts: doubleTapFingerCounts,
+                                swipeDirections: swipeDirections)
+    }
+
+    /// When `advance(to:)` next has work: the decoder's watchdog or the arena's earliest wait.
+    public var nextDeadline: Instant? {
+        switch (decoder.nextDeadline, arena.nextDeadline) {
+        case (nil, nil): nil
+        case (let d?, nil): d
+        case (nil, let a?): a
+        case (let d?, let a?): min(d, a)
+        }
+    }
+
+    /// Feeds one event: deadlines up to its time fire first, then it is decoded; a completed frame
+    /// goes to the arena. `emit` gets every frame, gesture and diagnostic, in order.
+    public mutating func feed(_ event: InputEvent, _ emit: (Output) -> Void) {
+        var event = event
+        if let last = lastTime, event.time < last {
+            // The kernel's clock only moves forward; a recording (or source) whose time goes back
+            // is broken. Its events keep their order at the last time, said once.
+            if !reportedBackwardTime {
+                reportedBackwardTime = true
+                emit(.diagnostic("kernel bug: \(TextEscaping.escaped(original.name)): event time went back \(last.microseconds - event.time.microseconds) µs; such events are taken at the previous time (said once)"))
+            }
+            event.time = last
+        }
+        lastTime = event.time
+        advance(to: event.time, emit)
+        let e = transform.isIdentity ? event : transform.apply(event, device: original)
+        guard let frame = decoder.decode(e) else { return }
+        deliver(frame, emit)
+    }
+
+    /// Fires every deadline at or before `now`, each at its own instant, in time order.
+    public mutating func advance(to now: Instant, _ emit: (Output) -> Void) {
+        var fired = 0
+        while let due = nextDeadline, due <= now {
+            fired += 1
+            if fired > 1000 {
+                emit(.diagnostic("gestured bug: pipeline: deadline \(due) does not clear"))
+                break
+            }
+            if let a = arena.nextDeadline, a <= due {
+                for g in arena.advance(to: a) { emit(.gesture(g)) }
+            } else if let stuck = decoder.checkStuckTouches(at: due) {
+                deliver(stuck, emit)
+            }
+        }
+        // Diagnostics of events not yet completed into a frame wait for that frame.
+        if fired > 0 { drain(emit) }
+    }
+
+    /// The stream ended (a replay's last event): time runs on `tail` past the last event so
+    /// waiting taps and long presses resolve and the watchdog gets its look.
+    public mutating func finish(tail: Duration = .seconds(3), _ emit: (Output) -> Void) {
+        guard let last = lastTime else { return }
+        advance(to: last + tail, emit)
+    }
+
+    /// The device went away: its touches and gestures in flight end `cancelled`.
+    public mutating func deviceRemoved(at time: Instant, _ emit: (Output) -> Void) {
+        advance(to: time, emit)
+        if let frame = decoder.deviceRemoved(at: time) {
+            deliver(frame, emit)
+        } else {
+            for g in arena.cancelAll(at: time) { emit(.gesture(g)) }
+            drain(emit)
+        }
+    }
+
+    private mutating func deliver(_ frame: TouchFrame, _ emit: (Output) -> Void) {
+        emit(.frame(frame))
+        for g in arena.process(frame) { emit(.gesture(g)) }
+        drain(emit)
+    }
+
+    private mutating func drain(_ emit: (Output) -> Void) {
+        for d in decoder.drainDiagnostics() { emit(.diagnostic(d)) }
+        for d in arena.drainDiagnostics() { emit(.diagnostic(d)) }
+    }
+
+    /// Runs a whole event stream (a recording) through a fresh pipeline, then `finish`.
+    public static func run(device: DeviceDescription, events: some Sequence<InputEvent>,
+                           thresholds: Thresholds? = nil, _ emit: (Output) -> Void) {
+        var p = GesturePipeline(device: device, thresholds: thresholds)
+        for e in events { p.feed(e, emit) }
+        p.finish(emit)
+    }
+}
