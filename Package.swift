@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "GestureDaemonTests", dependencies: [
             "GestureDaemon", "GestureConfig", "GestureWire", "GestureCore", "GestureRecording",
         ]),
-        .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput", "GestureCore"]),
+        .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput", "GestureCore", "GestureConfig"]),
     ],
     swiftLanguageModes: [.v6]
 )

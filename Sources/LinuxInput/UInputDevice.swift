@@ -15,9 +15,10 @@ public final class UInputDevice {
     private let template: OpaquePointer
 
     /// Needs write access to /dev/uinput (root) and a kernel with uinput.
-    public init(description: DeviceDescription, name: String? = nil) throws(InputError) {
+    /// `phys` sets the device's physical path (VirtualDeviceMark.phys marks gestured's own).
+    public init(description: DeviceDescription, name: String? = nil, phys: String? = nil) throws(InputError) {
         let name = name ?? description.name
-        switch CInput.uinputCreate(description, name: name) {
+        switch CInput.uinputCreate(description, name: name, phys: phys) {
         case .success(let (u, t)):
             uinput = u; template = t
         case .failure(let e):
