@@ -162,6 +162,8 @@ public struct Binding: Hashable, Sendable {
     public var keys: [KeyChord] = []
     /// Pause between two chords of `keys`.
     public var keyDelay: Duration = .zero
+    /// How long each chord's key stays down before it and the modifiers are released.
+    public var keyHold: Duration = .zero
     /// A pointer button clicked through the daemon's virtual pointer.
     public var button: ButtonAction?
     /// Send keys and clicks even while the seat's session is locked.

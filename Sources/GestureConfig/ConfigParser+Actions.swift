@@ -3,19 +3,19 @@ import YAML
 /// Parsing of a binding's `keys:`, `key_delay_ms:`, `button:`, `at:` and `when_locked:`, and of
 /// the `actions:` section. Key names are checked against the kernel's (KeyNames).
 extension Reader {
-    static let actionKeys = ["keys", "key_delay_ms", "button", "at", "when_locked"]
+    static let actionKeys = ["keys", "key_delay_ms", "key_hold_ms", "button", "at", "when_locked"]
     static let buttons: [(String, PointerButton)] = PointerButton.allCases.map { ($0.rawValue, $0) }
 
     mutating func readActions(_ find: (String) -> (mark: Mark, value: Node)?, into b: inout Binding) {
         if let (_, v) = find("keys") {
             b.keys = oneOrList(v, "keys", { r, n in r.chord(n) }) ?? []
         }
-        if let (_, v) = find("key_delay_ms") {
-            if find("keys") == nil { error(v.mark, "key_delay_ms only applies with keys:") }
-            b.keyDelay = milliseconds(v, "key_delay_ms") ?? .zero
-            if b.keyDelay > .seconds(10) {
-                error(v.mark, "key_delay_ms must be at most 10000", hint: "it is the pause between two chords")
-            }
+        for (key, what) in [("key_delay_ms", "the pause between two chords"), ("key_hold_ms", "how long a chord stays down")] {
+            guard let (_, v) = find(key) else { continue }
+            if find("keys") == nil { error(v.mark, "\(key) only applies with keys:") }
+            let d = milliseconds(v, key) ?? .zero
+            if d > .seconds(10) { error(v.mark, "\(key) must be at most 10000", hint: "it is \(what)") }
+            if key == "key_delay_ms" { b.keyDelay = d } else { b.keyHold = d }
         }
         if let (_, v) = find("button") {
             if let button = word(v, "button", Reader.buttons) { b.button = ButtonAction(button: button) }

@@ -166,7 +166,9 @@ enum CInput {
 
     /// Creates a uinput device with the capabilities of `d` (named `name`). Returns the handle and
     /// the libevdev template (to free after destroying the device) or an error.
-    static func uinputCreate(_ d: DeviceDescription, name: String, phys: String? = nil) -> Result<(uinput: OpaquePointer, template: OpaquePointer), InputError> {
+    /// With `phys`, /dev/uinput is opened here (UI_SET_PHYS needs the fd before creation) and the
+    /// returned `fd` must be closed after `uinputDestroy`; otherwise libevdev manages it (-1).
+    static func uinputCreate(_ d: DeviceDescription, name: String, phys: String? = nil) -> Result<(uinput: OpaquePointer, template: OpaquePointer, fd: Int32), InputError> {
         guard let dev = libevdev_new() else { return .failure(InputError(operation: "libevdev_new", errno: ENOMEM)) }
         libevdev_set_name(dev, name)
         if let phys { libevdev_set_phys(dev, phys) }
@@ -188,21 +190,37 @@ enum CInput {
                 }
             }
         }
+        var fd = LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue
+        if let phys {
+            fd = Glibc.open("/dev/uinput", O_RDWR | O_CLOEXEC)
+            guard fd >= 0 else {
+                let e = Glibc.errno
+                libevdev_free(dev)
+                return .failure(InputError(operation: "open", path: "/dev/uinput", errno: e))
+            }
+            if gestured_uinput_set_phys(fd, phys) < 0 {
+                let e = Glibc.errno
+                Glibc.close(fd); libevdev_free(dev)
+                return .failure(InputError(operation: "ioctl(UI_SET_PHYS)", path: "/dev/uinput", errno: e))
+            }
+        }
         var uidev: OpaquePointer?
-        let rc = libevdev_uinput_create_from_device(dev, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &uidev)
+        let rc = libevdev_uinput_create_from_device(dev, fd, &uidev)
         guard rc == 0, let uidev else {
             libevdev_free(dev)
+            if phys != nil { Glibc.close(fd) }
             return .failure(InputError(operation: "libevdev_uinput_create_from_device", path: "/dev/uinput", errno: -rc))
         }
-        return .success((uidev, dev))
+        return .success((uidev, dev, phys != nil ? fd : -1))
     }
     static func uinputDevnode(_ u: OpaquePointer) -> String? { libevdev_uinput_get_devnode(u).map { String(cString: $0) } }
     static func uinputSyspath(_ u: OpaquePointer) -> String? { libevdev_uinput_get_syspath(u).map { String(cString: $0) } }
     static func uinputWrite(_ u: OpaquePointer, type: UInt16, code: UInt16, value: Int32) -> Int32 {
         libevdev_uinput_write_event(u, UInt32(type), UInt32(code), value)
     }
-    static func uinputDestroy(_ u: OpaquePointer, template: OpaquePointer) {
+    static func uinputDestroy(_ u: OpaquePointer, template: OpaquePointer, fd: Int32 = -1) {
         libevdev_uinput_destroy(u); libevdev_free(template)
+        if fd >= 0 { Glibc.close(fd) }
     }
 
     // MARK: libudev

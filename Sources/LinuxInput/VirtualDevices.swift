@@ -38,9 +38,12 @@ public final class VirtualKeyDevice {
     /// - Parameters:
     ///   - role: a word for the name and phys (`keyboard`, `pointer`, `touch-pointer`).
     ///   - absolute: ABS_X/ABS_Y axes (an absolute pointer), copied from a touchscreen.
+    ///   - relative: REL_X/REL_Y (never moved), so udev and libinput take a button-only device
+    ///     for the mouse it is.
     public init(role: String, product: UInt16, keys: Set<UInt16>, absolute: (x: AbsInfo, y: AbsInfo)? = nil,
-                name: String? = nil) throws(InputError) {
+                relative: Bool = false, name: String? = nil) throws(InputError) {
         var codes: [UInt16: Set<UInt16>] = [EventType.syn: [SynCode.report], EventType.key: keys]
+        if relative { codes[EventType.rel] = [0, 1] }
         var absInfo: [UInt16: AbsInfo] = [:]
         if let absolute {
             codes[EventType.abs] = [AbsCode.x, AbsCode.y]

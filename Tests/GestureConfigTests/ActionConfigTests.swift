@@ -70,9 +70,11 @@ private let right: UInt16 = 106, keyC: UInt16 = 46, keyV: UInt16 = 47, volumeUp:
             fingers: 2
             keys: ["ctrl+c", "ctrl+v"]
             key_delay_ms: 50
+            key_hold_ms: 20
         """, file: "t")
         #expect(c.bindings[0].keys.map(\.key) == [right] && c.bindings[0].command.isEmpty)
         #expect(c.bindings[1].keys.map(\.key) == [keyC, keyV] && c.bindings[1].keyDelay == .milliseconds(50))
+        #expect(c.bindings[1].keyHold == .milliseconds(20) && c.bindings[0].keyHold == .zero)
         #expect(c.bindings[1].keys.allSatisfy { $0.modifiers == [leftCtrl] })
     }
 
