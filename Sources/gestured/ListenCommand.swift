@@ -54,7 +54,7 @@ func listenMain(_ arguments: [String]) -> Int32 {
     }
     if config.bindings.isEmpty { eprint("gestured listen: \(path) has no bindings; gestures will only be logged") }
     let socket = socketPath ?? config.socket.path
-    let runner = HookRunner(bindings: config.bindings, limits: config.hooks) { priority, message in
+    let runner = HookRunner(bindings: config.commandBindings, limits: config.hooks) { priority, message in
         eprint((priority <= 4 ? "gestured listen: warning: " : "gestured listen: ") + message)
     }
     defer { runner.shutdown() }
@@ -76,6 +76,8 @@ func listenMain(_ arguments: [String]) -> Int32 {
         reported = false
         writeLine(fd, subscribe)
         var nodes: [String: String] = [:]           // device name → node, from hello/deviceAdded
+        var ids: [String: Int] = [:]                // device name → daemon id (for `at: touch`)
+        var actions = BindingMatcher(bindings: config.actionBindings)   // keys:/button: → emit
         var reader = LineReader(fd: fd)
         while let line = reader.next() {
             let message: ServerMessage
@@ -86,10 +88,14 @@ func listenMain(_ arguments: [String]) -> Int32 {
             switch message {
             case .hello(_, let v, let devices):
                 eprint("gestured listen: connected to gestured \(v) on \(socket), \(devices.count) device(s), \(config.bindings.count) binding(s)")
-                for d in devices { nodes[d.name] = d.node }
-            case .deviceAdded(let d): nodes[d.name] = d.node
+                for d in devices { nodes[d.name] = d.node; ids[d.name] = d.id }
+            case .deviceAdded(let d): nodes[d.name] = d.node; ids[d.name] = d.id
             case .gesture(let g, let d):
-                runner.handle(g, device: HookDevice(name: d.name, kind: d.kind, node: nodes[d.name] ?? ""))
+                let device = HookDevice(name: d.name, kind: d.kind, node: nodes[d.name] ?? "")
+                runner.handle(g, device: device)
+                for i in actions.match(g, device: device) {
+                    writeLine(fd, WireEncoder.emit(EmitRequest(binding: actions.bindings[i], gesture: g, deviceId: ids[d.name])))
+                }
             case .dropped(let n): eprint("gestured listen: warning: the daemon dropped \(n) event(s) for this client")
             case .error(let r): eprint("gestured listen: the daemon says: \(r)")
             default: break

@@ -941,6 +941,49 @@ def actions_discovery_ignores_the_daemons_own_devices():
         marked.remove()
         if d: d.stop()
 
+EMIT_CLIENT = r"""
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.connect(sys.argv[1]); f = s.makefile("rw")
+def reply():
+    while True:
+        m = json.loads(f.readline())
+        if m.get("type") in ("ok", "error"): return m
+f.readline()                                  # hello
+f.write(json.dumps({"type": "emit", "keys": ["ctrl+alt+Right"]}) + "\n"); f.flush(); print(json.dumps(reply()))
+f.write(json.dumps({"type": "subscribe"}) + "\n"); f.flush(); print(json.dumps(reply()))
+"""
+
+@test
+def actions_emit_from_a_disallowed_uid_is_refused_and_the_connection_lives():
+    """emit over the socket: root's chord reaches libinput; uid 65534 gets an error naming the rule, its connection lives on, no key is sent."""
+    daemon_ready(); libinput_ready()
+    config = SWIPE_KEYS_CONFIG + 'socket:\n  mode: "0666"\n'
+    d = Daemon(config=config); c = d.client()
+    li = None
+    try:
+        kb = wait_virtual("keyboard", d)
+        li = LibinputEvents(kb)
+        script = f"{WORK}/emit_client.py"; open(script, "w").write(EMIT_CLIENT)
+        r = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "python3", script, d.socket],
+                           capture_output=True, text=True, timeout=60)
+        check(r.returncode == 0, f"the nobody client failed: {r.stderr[-600:]}")
+        refused, subscribed = [json.loads(l) for l in r.stdout.splitlines()[:2]]
+        check(refused.get("type") == "error" and "emit refused: uid 65534" in refused.get("reason", "")
+              and "actions.allowed_uids" in refused.get("reason", ""), f"nobody's emit: {refused}")
+        check(subscribed == {"type": "ok", "request": "subscribe"}, f"the connection did not live on: {subscribed}")
+        quiet(li, 1.0)
+        check(li.keys() == [], f"a refused emit sent keys: {li.keys()}")
+        r = subprocess.run(["python3", script, d.socket], capture_output=True, text=True, timeout=60)
+        ok = json.loads(r.stdout.splitlines()[0])
+        check(ok == {"type": "ok", "request": "emit"}, f"root's emit: {ok} {r.stderr[-400:]}")
+        li.wait_for(lambda l: "KEYBOARD_KEY" in l and "KEY_LEFTCTRL" in l and "released" in l, 10, "root's chord")
+        quiet(li, 0.5)
+        check(li.keys() == CHORD, f"libinput read {li.keys()} for root's emit")
+        check("emit refused: uid 65534" in d.stderr(), f"the refusal is not logged: {d.stderr()[-600:]}")
+    finally:
+        if li: li.close()
+        d.stop()
+
 # ---------------------------------------------------------------------------------------------
 # Tests that stop udevd run last (inotify fallback).
 

@@ -11,7 +11,7 @@ import LinuxInput
 /// Everything held is released on stop, on reload and before a device is destroyed.
 public final class ActionService: GestureSubscriber {
     private let loop: EventLoop
-    private let log: Logger
+    let log: Logger
     private var bindings: [Binding] = []
     private var matcher = BindingMatcher(bindings: [])
     private var actions = ActionsConfig()
@@ -28,6 +28,9 @@ public final class ActionService: GestureSubscriber {
     }
     /// uinput could not be opened: said once, then quiet until it works again.
     private var uinputProblem: InputError?
+    var uinputUnavailable: InputError? { uinputProblem }
+    /// Buttons asked for by `emit` (the pointer is made for them when no binding needs it).
+    private var emittedButtons = false
     /// The seat's session is locked: only `when_locked: true` bindings act.
     public var locked = false
     /// Called after each action is written (the benchmark's latency probe).
@@ -58,7 +61,7 @@ public final class ActionService: GestureSubscriber {
     }
 
     var neededKeys: Set<UInt16> { Set(bindings.flatMap { $0.keys.flatMap(\.codes) }).union(emittedKeys) }
-    var needsPointer: Bool { bindings.contains { $0.button != nil } }
+    var needsPointer: Bool { emittedButtons || bindings.contains { $0.button != nil } }
     var needsTouchPointers: Bool { bindings.contains { $0.button?.atTouch == true } }
 
     private func ensureDevices() {
@@ -79,6 +82,16 @@ public final class ActionService: GestureSubscriber {
         if !needsTouchPointers { touchPointers.removeAll() } else {
             for (id, (d, t)) in touchscreens where touchPointers[id] == nil { addTouchPointer(id: id, description: d, transform: t) }
         }
+    }
+
+    /// Makes the keyboard hold `keys` too and the pointer exist when asked (for `emit`); true when
+    /// a device had to be made.
+    func grow(keys: Set<UInt16>, pointer wantsPointer: Bool) -> Bool {
+        let before = (keyboard.map(ObjectIdentifier.init), pointer.map(ObjectIdentifier.init))
+        if !keys.isSubset(of: keyboard?.keys ?? []) { emittedKeys.formUnion(keys) }
+        if wantsPointer { emittedButtons = true }
+        ensureDevices()
+        return (keyboard.map(ObjectIdentifier.init), pointer.map(ObjectIdentifier.init)) != before
     }
 
     /// Makes a device; the first failure is logged with the fix, later ones are quiet.
