@@ -984,6 +984,70 @@ def actions_emit_from_a_disallowed_uid_is_refused_and_the_connection_lives():
         if li: li.close()
         d.stop()
 
+SYSBUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig><type>system</type><listen>unix:path=%s</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*"/><allow receive_sender="*"/></policy>
+</busconfig>
+"""
+
+LOCK_CONFIG = SWIPE_KEYS_CONFIG + """  - gesture: swipe
+    fingers: 3
+    direction: left
+    keys: "F5"
+    when_locked: true
+"""
+
+@test
+def actions_locked_session_pauses_keys_logind_dbus_protocol_standin():
+    """LockedHint (logind's documented D-Bus interface, served by a stand-in: no systemd in the VM)
+    followed by signal: locked → a bound swipe sends nothing, a when_locked binding still does; unlocked → keys again."""
+    daemon_ready(); libinput_ready()
+    os.makedirs("/run/systemd/seats", exist_ok=True)
+    open("/run/systemd/seats/seat0", "w").write("ACTIVE=c1\nACTIVE_UID=1000\n")   # what sd-login reads
+    bus_path = f"{WORK}/system_bus"
+    conf = f"{WORK}/system_bus.conf"; open(conf, "w").write(SYSBUS_CONFIG % bus_path)
+    if os.path.exists(bus_path): os.unlink(bus_path)
+    bus = subprocess.Popen(["dbus-daemon", "--config-file", conf, "--nofork", "--nopidfile"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=f"unix:path={bus_path}")
+    logind = d = li = ts = None
+    try:
+        for _ in range(100):
+            if os.path.exists(bus_path): break
+            time.sleep(0.05)
+        logind = Lines(["python3", f"{ROOT}/Tests/VM/support/fake_logind.py", "c1"], env=env, name="fake-logind")
+        logind.wait_for(lambda l: l == "ready", 20, "the logind stand-in")
+        d = Daemon(config=LOCK_CONFIG, env=env); c = d.client()
+        kb = wait_virtual("keyboard", d)
+        li = LibinputEvents(kb)
+        ts = Device(TOUCHSCREEN)
+        c.wait(added(ts.node), 15, f"deviceAdded {ts.node}")
+        def swipe_and_keys(direction):
+            li.seen.clear()
+            ts.do("swipe 3 100 200 500 0 250" if direction == "right" else "swipe 3 700 200 -500 0 250")
+            c.wait(lambda m: m.get("type") == "gesture" and m.get("gesture") == "swipe" and m.get("direction") == direction, 10, f"a swipe {direction}")
+            quiet(li, 1.5)
+            return li.keys()
+        check(swipe_and_keys("right") == CHORD, f"unlocked: {li.keys()}")
+        logind.send("lock"); logind.wait_for(lambda l: l == "ok lock", 10, "lock")
+        deadline = time.monotonic() + 10
+        while "c1 locked" not in d.stderr() and time.monotonic() < deadline: time.sleep(0.1)
+        check("c1 locked" in d.stderr(), f"the daemon did not see the lock: {d.stderr()[-800:]}")
+        check(swipe_and_keys("right") == [], f"locked, yet keys were sent: {li.keys()}")
+        check(swipe_and_keys("left") == [("KEY_F5", "pressed"), ("KEY_F5", "released")], f"when_locked binding while locked: {li.keys()}")
+        logind.send("unlock"); logind.wait_for(lambda l: l == "ok unlock", 10, "unlock")
+        deadline = time.monotonic() + 10
+        while "c1 unlocked" not in d.stderr() and time.monotonic() < deadline: time.sleep(0.1)
+        check(swipe_and_keys("right") == CHORD, f"unlocked again: {li.keys()}")
+    finally:
+        if li: li.close()
+        if ts: ts.remove()
+        if d: d.stop()
+        if logind: logind.stop()
+        bus.terminate(); bus.wait()
+        try: os.unlink("/run/systemd/seats/seat0")
+        except OSError: pass
+
 # ---------------------------------------------------------------------------------------------
 # Tests that stop udevd run last (inotify fallback).
 

@@ -12,7 +12,7 @@ import LinuxInput
 public final class ActionService: GestureSubscriber {
     private let loop: EventLoop
     let log: Logger
-    private var bindings: [Binding] = []
+    private(set) var bindings: [Binding] = []
     private var matcher = BindingMatcher(bindings: [])
     private var actions = ActionsConfig()
     private(set) var keyboard: VirtualKeyDevice?
@@ -32,7 +32,8 @@ public final class ActionService: GestureSubscriber {
     /// Buttons asked for by `emit` (the pointer is made for them when no binding needs it).
     private var emittedButtons = false
     /// The seat's session is locked: only `when_locked: true` bindings act.
-    public var locked = false
+    public var locked: Bool { lock?.locked ?? false }
+    private var lock: SessionLock?
     /// Called after each action is written (the benchmark's latency probe).
     public var onPlayed: ((GestureEvent) -> Void)?
 
@@ -48,6 +49,13 @@ public final class ActionService: GestureSubscriber {
     public init(loop: EventLoop, log: Logger) {
         self.loop = loop
         self.log = log
+    }
+
+    /// Follows logind's LockedHint of the seat's active session (SessionLock.swift).
+    public func followSessionLock() {
+        let l = SessionLock(loop: loop, log: log)
+        l.onChange = { [unowned self] locked in if locked { self.releaseAll() } }
+        if l.start() { lock = l }
     }
 
     /// The bindings that act (keys or a button), and the devices they need. On reload everything
@@ -204,6 +212,7 @@ public final class ActionService: GestureSubscriber {
 
     /// Releases everything and destroys the devices.
     public func stop() {
+        lock?.stop(); lock = nil
         releaseAll()
         player.close()
         keyboard = nil; pointer = nil; touchPointers.removeAll()
