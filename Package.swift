@@ -39,7 +39,7 @@ let package = Package(
         ]),
         // Measured speed: `swift run -c release gestured-bench` prints one `name: value unit` per figure.
         .executableTarget(name: "gestured-bench", dependencies: [
-            "GestureDaemon", "GestureCore", "GestureRecording", "GestureConfig", "GestureWire",
+            "GestureDaemon", "GestureCore", "GestureRecording", "GestureConfig", "GestureWire", "LinuxInput",
         ]),
 
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"]),

@@ -16,6 +16,8 @@ public final class ActionService: GestureSubscriber {
     private var matcher = BindingMatcher(bindings: [])
     private var actions = ActionsConfig()
     private(set) var keyboard: VirtualKeyDevice?
+    /// The virtual keyboard's /dev/input node (nil: none, or uinput is unavailable).
+    public var keyboardNode: String? { keyboard?.devnode }
     private(set) var pointer: VirtualKeyDevice?
     /// Absolute pointers mirroring touchscreens, by daemon device id.
     private var touchPointers: [Int: TouchPointer] = [:]
