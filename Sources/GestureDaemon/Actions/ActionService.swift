@@ -36,6 +36,8 @@ public final class ActionService: GestureSubscriber {
     /// The seat's session is locked: only `when_locked: true` bindings act.
     public var locked: Bool { lock?.locked ?? false }
     private var lock: SessionLock?
+    /// Following the lock was tried (once per run: a missing system bus is said once).
+    private var lockTried = false
     /// Called after each action is written (the benchmark's latency probe).
     public var onPlayed: ((GestureEvent) -> Void)?
 
@@ -55,6 +57,7 @@ public final class ActionService: GestureSubscriber {
 
     /// Follows logind's LockedHint of the seat's active session (SessionLock.swift).
     public func followSessionLock() {
+        lockTried = true
         let l = SessionLock(loop: loop, log: log)
         l.onChange = { [unowned self] locked in if locked { self.releaseAll() } }
         if l.start() { lock = l }
@@ -68,6 +71,7 @@ public final class ActionService: GestureSubscriber {
         actions = config.actions
         releaseAll()
         ensureDevices()
+        if !lockTried && (!bindings.isEmpty || actions.emit) { followSessionLock() }
     }
 
     var neededKeys: Set<UInt16> { Set(bindings.flatMap { $0.keys.flatMap(\.codes) }).union(emittedKeys) }

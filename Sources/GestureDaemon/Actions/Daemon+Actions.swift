@@ -15,7 +15,6 @@ extension Daemon {
     func startActions(server: SocketServer) {
         let a = ActionService(loop: loop, log: log)
         a.configure(config)
-        if !a.bindings.isEmpty || config.actions.emit { a.followSessionLock() }
         setActions(a)
         bus.subscribe(a)
         server.onEmit = { [unowned self, unowned a] request, peer in
