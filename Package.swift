@@ -14,6 +14,8 @@ let package = Package(
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CLibudev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        // sd-login and sd-bus: who sits at the seat, and whether their session is locked.
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // Linux headers the Glibc module leaves out (epoll, timerfd, signalfd): header-only.
         .systemLibrary(name: "CLinuxSys"),
 
@@ -26,7 +28,7 @@ let package = Package(
         .target(name: "GestureWire", dependencies: ["GestureCore"]),
         .target(name: "LinuxInput", dependencies: ["GestureCore", "CLibevdev", "CLibudev"]),
         .target(name: "GestureDaemon", dependencies: [
-            "GestureCore", "GestureRecording", "GestureConfig", "GestureWire", "LinuxInput", "CLinuxSys",
+            "GestureCore", "GestureRecording", "GestureConfig", "GestureWire", "LinuxInput", "CLinuxSys", "CSystemd",
         ]),
         .executableTarget(name: "gestured", dependencies: [
             "GestureDaemon", "GestureCore", "GestureRecording", "GestureWire", "GestureConfig", "LinuxInput",
@@ -37,7 +39,7 @@ let package = Package(
         ]),
         // Measured speed: `swift run -c release gestured-bench` prints one `name: value unit` per figure.
         .executableTarget(name: "gestured-bench", dependencies: [
-            "GestureDaemon", "GestureCore", "GestureRecording", "GestureConfig", "GestureWire",
+            "GestureDaemon", "GestureCore", "GestureRecording", "GestureConfig", "GestureWire", "LinuxInput",
         ]),
 
         // Shared by every test suite: devices, event helpers.
@@ -49,7 +51,7 @@ let package = Package(
         .testTarget(name: "GestureDaemonTests", dependencies: [
             "GestureDaemon", "GestureConfig", "GestureWire", "GestureCore", "GestureRecording", "GestureTestSupport",
         ]),
-        .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput", "GestureCore", "GestureTestSupport"]),
+        .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput", "GestureCore", "GestureConfig", "GestureTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

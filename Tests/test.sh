@@ -4,7 +4,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 need=""
-for p in libevdev-dev libudev-dev libyaml-dev pkg-config systemd; do
+for p in libevdev-dev libudev-dev libyaml-dev libsystemd-dev pkg-config systemd; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
 done
 if [ -n "$need" ]; then

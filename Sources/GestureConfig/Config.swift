@@ -16,6 +16,8 @@ public struct Config: Hashable, Sendable {
     public var socket = SocketConfig()
     public var hooks = HookLimits()
     public var log = LogConfig()
+    /// Who may ask the daemon to send keys and clicks (`emit` on the socket).
+    public var actions = ActionsConfig()
     /// The file this config came from ("(defaults)" for the built-in one).
     public var file: String = "(defaults)"
 
@@ -154,7 +156,18 @@ public struct Binding: Hashable, Sendable {
     /// Only gestures from matching devices (kind and name glob).
     public var device: DeviceMatch?
     /// Run by `/bin/sh -c`; gesture data arrives in GESTURE_* variables, never in this text.
+    /// Empty when the binding only sends keys or a click.
     public var command: String
+    /// Key chords sent in order through the daemon's virtual keyboard (Actions.swift).
+    public var keys: [KeyChord] = []
+    /// Pause between two chords of `keys`.
+    public var keyDelay: Duration = .zero
+    /// How long each chord's key stays down before it and the modifiers are released.
+    public var keyHold: Duration = .zero
+    /// A pointer button clicked through the daemon's virtual pointer.
+    public var button: ButtonAction?
+    /// Send keys and clicks even while the seat's session is locked.
+    public var whenLocked = false
     public var cooldown: Duration = .zero
     /// nil: `hooks.timeout_ms`.
     public var timeout: Duration?

@@ -155,7 +155,7 @@ struct Reader {
 
     // MARK: sections
 
-    static let topKeys = ["thresholds", "devices", "bindings", "socket", "hooks", "log"]
+    static let topKeys = ["thresholds", "devices", "bindings", "socket", "hooks", "log", "actions"]
 
     mutating func readConfig(_ root: Node, into config: inout Config) {
         guard let pairs = mapping(root, "the config file", keys: Reader.topKeys) else { return }
@@ -167,6 +167,7 @@ struct Reader {
             case "socket": readSocket(value, into: &config.socket)
             case "hooks": readHooks(value, into: &config.hooks)
             case "log": readLog(value, into: &config.log)
+            case "actions": readActions(value, into: &config.actions)
             default: break
             }
         }
@@ -268,7 +269,7 @@ struct Reader {
     }
 
     static let bindingKeys = ["gesture", "fingers", "direction", "directions", "edge", "phase", "every",
-                              "device", "command", "cooldown_ms", "timeout_ms"]
+                              "device", "command", "cooldown_ms", "timeout_ms"] + Reader.actionKeys
 
     static let gestures: [(String, GestureKind)] = GestureKind.all.map { ($0.rawValue, $0) }
     static let phases: [(String, GesturePhase)] = GesturePhase.allCases.map { ($0.rawValue, $0) }
@@ -314,8 +315,9 @@ struct Reader {
             if command.trimmingSpaces.isEmpty, case .scalar = c {
                 error(c.mark, "command must not be empty", hint: "a shell command line, run by /bin/sh -c")
             }
-        } else {
-            error(item.mark, "a binding needs a 'command:'", hint: "a shell command line, run by /bin/sh -c")
+        } else if find("keys") == nil && find("button") == nil {
+            error(item.mark, "a binding needs a 'command:', 'keys:' or 'button:'",
+                  hint: "command: a shell command line, run by /bin/sh -c; keys: \"ctrl+alt+Right\"; button: right")
         }
         var b = Binding(gesture: kind, command: command)
         b.location = location(item.mark)
@@ -397,6 +399,7 @@ struct Reader {
         if let (_, v) = find("timeout_ms") {
             b.timeout = milliseconds(v, "timeout_ms", allowZero: false)
         }
+        readActions(find, into: &b)
         return diagnostics.count == before ? b : nil
     }
 

@@ -50,6 +50,9 @@ public final class Daemon {
     private let notifier: SystemdNotifier
     private var server: SocketServer?
     private var hooks: HookRunner?
+    /// Key and click bindings through uinput (Actions/ActionService.swift).
+    public private(set) var actions: ActionService?
+    func setActions(_ a: ActionService) { actions = a }
     private var monitor: DeviceMonitor?
     private var sessions: [Int32: DeviceSession] = [:]
     private var nextDeviceId = 1
@@ -116,12 +119,13 @@ public final class Daemon {
 
         // Hooks: the config's bindings, run by HookRunner's own thread (never waited for here).
         let logger = log
-        let runner = HookRunner(bindings: config.bindings, limits: config.hooks) { priority, message in
+        let runner = HookRunner(bindings: config.commandBindings, limits: config.hooks) { priority, message in
             logger.log(Logger.Level(rawValue: priority) ?? .info, message)
         }
         hooks = runner
         bus.subscribe(HookSubscriber(runner))
-        if !config.bindings.isEmpty { log.info("hooks: \(config.bindings.count) binding(s)") }
+        if !config.commandBindings.isEmpty { log.info("hooks: \(config.commandBindings.count) binding(s) with a command") }
+        startActions(server: s)
 
         // Devices.
         if options.discoverDevices { startMonitor() }
@@ -232,6 +236,7 @@ public final class Daemon {
                               thresholds: thresholds ?? settings.thresholds,
                               boundKinds: bound.kinds, doubleTapFingerCounts: bound.doubleTapFingers,
                               transform: transform)
+        actions?.deviceOpened(id: s.id, description: source.description, transform: transform)
         if !transform.isIdentity {
             log.info("devices: \(source.node): axes rotated \(transform.rotationDegrees)°\(transform.invertX ? ", x inverted" : "")\(transform.invertY ? ", y inverted" : "") (config)")
         }
@@ -294,6 +299,7 @@ public final class Daemon {
     private func end(_ s: DeviceSession, reason: String) {
         guard sessions.removeValue(forKey: s.source.fd) != nil else { return }
         s.removed(at: Sys.monotonicNow()) { emit($0, from: s) }
+        actions?.deviceClosed(id: s.id)
         loop.remove(s.source.fd)
         s.source.close()
         log.info("devices: \(s.wire.node) \(reason)")
@@ -352,7 +358,8 @@ public final class Daemon {
         }
         config = new
         log.level = Logger.Level(rawValue: new.log.level.rawValue) ?? .info
-        hooks?.update(bindings: new.bindings, limits: new.hooks)
+        hooks?.update(bindings: new.commandBindings, limits: new.hooks)
+        actions?.configure(new)
         server?.policy = SocketPolicy(allowedUIDs: new.socket.allowedUIDs, allowedGIDs: new.socket.allowedGIDs,
                                       queueLimit: new.socket.queueLimit, rawFrames: new.socket.rawFrames)
         log.info("reload: config \(new.file) in force (thresholds apply to devices opened from now on)")
@@ -363,6 +370,7 @@ public final class Daemon {
 
     /// Reverse order of start: devices (their gestures cancelled, clients told), monitor, socket.
     private func shutdown() {
+        actions?.stop()
         for s in sessions.values.sorted(by: { $0.id > $1.id }) { end(s, reason: "closed (daemon stopping)") }
         if let m = monitor { loop.remove(m.fd); monitor = nil }
         hooks?.shutdown()

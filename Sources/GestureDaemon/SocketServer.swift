@@ -57,6 +57,8 @@ public final class SocketServer: GestureSubscriber {
     public var helloLine: () -> String = { "" }
     /// Called after a client is accepted and its hello queued (replay-on-first-client uses it).
     public var onConnect: (() -> Void)?
+    /// Answers an `emit` request (the daemon's ActionService): the reply line. nil: refused.
+    public var onEmit: ((EmitRequest, _ peer: PeerCredentials) -> String)?
     public let origin: Instant
 
     public var clientCount: Int { clients.count }
@@ -221,6 +223,9 @@ public final class SocketServer: GestureSubscriber {
             case .subscribe(let sub):
                 c.subscription = sub
                 enqueue(c, WireEncoder.ok("subscribe"))
+            case .emit(let request):
+                let peer = PeerCredentials(pid: c.pid, uid: c.uid, gid: c.gid, groups: Self.supplementaryGroups(pid: c.pid))
+                enqueue(c, onEmit?(request, peer) ?? WireEncoder.error("emit: this daemon sends no keys"))
             }
         } catch {
             log.debug("socket: client pid \(c.pid) sent a bad line: \(error.reason)")

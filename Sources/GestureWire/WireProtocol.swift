@@ -78,6 +78,8 @@ public struct Subscription: Hashable, Sendable {
 /// A line a client sent.
 public enum ClientRequest: Hashable, Sendable {
     case subscribe(Subscription)
+    /// Send keys or a click through the daemon (EmitRequest.swift).
+    case emit(EmitRequest)
 }
 
 /// A message the server sent, as a client reads it.
@@ -257,8 +259,10 @@ public enum WireDecoder {
                 sub.fingers = set
             }
             return .subscribe(sub)
+        case "emit":
+            return .emit(try emitRequest(obj))
         default:
-            throw WireError("unknown request type '\(type)' (expected \"subscribe\")")
+            throw WireError("unknown request type '\(type)' (expected \"subscribe\" or \"emit\")")
         }
     }
 

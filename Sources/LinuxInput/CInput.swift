@@ -130,6 +130,18 @@ enum CInput {
         return state
     }
 
+    static func evdevPhys(_ dev: OpaquePointer) -> String? { libevdev_get_phys(dev).map { String(cString: $0) } }
+
+    /// libevdev's own key name table: the EV_KEY code of `KEY_…`/`BTN_…`, or nil.
+    static func keyCode(named name: String) -> UInt16? {
+        let c = libevdev_event_code_from_name(UInt32(EventType.key), name)
+        return c >= 0 ? UInt16(c) : nil
+    }
+    static func keyName(_ code: UInt16) -> String? {
+        libevdev_event_code_get_name(UInt32(EventType.key), UInt32(code)).map { String(cString: $0) }
+    }
+    static var keyMax: UInt16 { UInt16(libevdev_event_type_get_max(UInt32(EventType.key))) }
+
     static func evdevValue(_ dev: OpaquePointer, type: UInt16, code: UInt16) -> Int32 {
         libevdev_get_event_value(dev, UInt32(type), UInt32(code))
     }
@@ -154,9 +166,12 @@ enum CInput {
 
     /// Creates a uinput device with the capabilities of `d` (named `name`). Returns the handle and
     /// the libevdev template (to free after destroying the device) or an error.
-    static func uinputCreate(_ d: DeviceDescription, name: String) -> Result<(uinput: OpaquePointer, template: OpaquePointer), InputError> {
+    /// With `phys`, /dev/uinput is opened here (UI_SET_PHYS needs the fd before creation) and the
+    /// returned `fd` must be closed after `uinputDestroy`; otherwise libevdev manages it (-1).
+    static func uinputCreate(_ d: DeviceDescription, name: String, phys: String? = nil) -> Result<(uinput: OpaquePointer, template: OpaquePointer, fd: Int32), InputError> {
         guard let dev = libevdev_new() else { return .failure(InputError(operation: "libevdev_new", errno: ENOMEM)) }
         libevdev_set_name(dev, name)
+        if let phys { libevdev_set_phys(dev, phys) }
         libevdev_set_id_bustype(dev, Int32(d.bustype)); libevdev_set_id_vendor(dev, Int32(d.vendor))
         libevdev_set_id_product(dev, Int32(d.product)); libevdev_set_id_version(dev, Int32(d.version))
         for p in d.properties { _ = libevdev_enable_property(dev, UInt32(p)) }
@@ -175,21 +190,37 @@ enum CInput {
                 }
             }
         }
+        var fd = LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue
+        if let phys {
+            fd = Glibc.open("/dev/uinput", O_RDWR | O_CLOEXEC)
+            guard fd >= 0 else {
+                let e = Glibc.errno
+                libevdev_free(dev)
+                return .failure(InputError(operation: "open", path: "/dev/uinput", errno: e))
+            }
+            if gestured_uinput_set_phys(fd, phys) < 0 {
+                let e = Glibc.errno
+                Glibc.close(fd); libevdev_free(dev)
+                return .failure(InputError(operation: "ioctl(UI_SET_PHYS)", path: "/dev/uinput", errno: e))
+            }
+        }
         var uidev: OpaquePointer?
-        let rc = libevdev_uinput_create_from_device(dev, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &uidev)
+        let rc = libevdev_uinput_create_from_device(dev, fd, &uidev)
         guard rc == 0, let uidev else {
             libevdev_free(dev)
+            if phys != nil { Glibc.close(fd) }
             return .failure(InputError(operation: "libevdev_uinput_create_from_device", path: "/dev/uinput", errno: -rc))
         }
-        return .success((uidev, dev))
+        return .success((uidev, dev, phys != nil ? fd : -1))
     }
     static func uinputDevnode(_ u: OpaquePointer) -> String? { libevdev_uinput_get_devnode(u).map { String(cString: $0) } }
     static func uinputSyspath(_ u: OpaquePointer) -> String? { libevdev_uinput_get_syspath(u).map { String(cString: $0) } }
     static func uinputWrite(_ u: OpaquePointer, type: UInt16, code: UInt16, value: Int32) -> Int32 {
         libevdev_uinput_write_event(u, UInt32(type), UInt32(code), value)
     }
-    static func uinputDestroy(_ u: OpaquePointer, template: OpaquePointer) {
+    static func uinputDestroy(_ u: OpaquePointer, template: OpaquePointer, fd: Int32 = -1) {
         libevdev_uinput_destroy(u); libevdev_free(template)
+        if fd >= 0 { Glibc.close(fd) }
     }
 
     // MARK: libudev
@@ -222,6 +253,8 @@ enum CInput {
         var initialized: Bool
         var properties: [String: String]
         var name: String?
+        /// The input device's `phys` (gestured's own virtual devices carry a mark there).
+        var phys: String?
     }
 
     private static let interestingProperties = [
@@ -235,17 +268,17 @@ enum CInput {
         for key in interestingProperties {
             if let v = udev_device_get_property_value(d, key) { props[key] = String(cString: v) }
         }
-        var name: String?
-        if let parent = udev_device_get_parent_with_subsystem_devtype(d, "input", nil),
-           let n = udev_device_get_sysattr_value(parent, "name") {
-            name = String(cString: n)
+        var name: String?, phys: String?
+        if let parent = udev_device_get_parent_with_subsystem_devtype(d, "input", nil) {
+            name = udev_device_get_sysattr_value(parent, "name").map { String(cString: $0) }
+            phys = udev_device_get_sysattr_value(parent, "phys").map { String(cString: $0) }
         }
         return UdevInfo(action: udev_device_get_action(d).map { String(cString: $0) },
                         sysname: udev_device_get_sysname(d).map { String(cString: $0) } ?? "",
                         syspath: udev_device_get_syspath(d).map { String(cString: $0) } ?? "",
                         devnode: udev_device_get_devnode(d).map { String(cString: $0) },
                         initialized: udev_device_get_is_initialized(d) == 1,
-                        properties: props, name: name)
+                        properties: props, name: name, phys: phys)
     }
 
     /// Receives one device from the monitor (nil when nothing is queued).

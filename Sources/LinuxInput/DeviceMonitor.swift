@@ -151,6 +151,9 @@ public final class DeviceMonitor {
             return known.removeValue(forKey: node) != nil ? .removed(node: node) : nil
         }
         guard action == "add" || action == "change" || action == "bind" else { return nil }
+        if VirtualDeviceMark.isGestureds(phys: info.phys) {
+            return known[node] != nil ? nil : .ignored(node: node, reason: VirtualDeviceMark.ignoredReason(info.name))
+        }
         let kind: DeviceKind
         if info.properties["ID_INPUT_TOUCHSCREEN"] == "1" { kind = .touchscreen }
         else if info.properties["ID_INPUT_TOUCHPAD"] == "1" { kind = .touchpad }
@@ -170,14 +173,19 @@ public final class DeviceMonitor {
     private func probe(_ node: String) -> DeviceChange? {
         if known[node] != nil { return nil }
         let description: DeviceDescription
+        let phys: String?
         do {
-            description = try EvdevDevice(path: node).description
+            let device = try EvdevDevice(path: node)
+            description = device.description; phys = device.phys
         } catch {
             if error.isDeviceGone { return nil }
             let first = unavailable.insert(node).inserted
             return first || !error.isPermissionDenied ? .unavailable(node: node, error: error) : nil
         }
         unavailable.remove(node)
+        if VirtualDeviceMark.isGestureds(phys: phys) {
+            return .ignored(node: node, reason: VirtualDeviceMark.ignoredReason(description.name))
+        }
         let kind = description.kind
         guard kind == .touchscreen || kind == .touchpad else {
             return .ignored(node: node, reason: "not a touchscreen or touchpad (capabilities: \(kind)), \"\(TextEscaping.escaped(description.name))\"")

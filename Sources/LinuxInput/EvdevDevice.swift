@@ -19,6 +19,8 @@ public final class EvdevDevice {
     /// The whole state at open (slots, keys held, single-touch axes) for
     /// `SlotDecoder(device:initialState:)`, so touches already down are ignored until they lift.
     public let initialState: SlotDecoder.InitialState
+    /// The kernel's `phys` of the device (VirtualDeviceMark tells gestured's own devices by it).
+    public let phys: String?
 
     private let handle: OpaquePointer
 
@@ -47,6 +49,7 @@ public final class EvdevDevice {
         self.touchDownAtOpen = description.hasKey(KeyCode.btnTouch)
             && CInput.evdevValue(handle, type: EventType.key, code: KeyCode.btnTouch) != 0
         self.initialState = CInput.evdevInitialState(handle, description)
+        self.phys = CInput.evdevPhys(handle)
     }
 
     deinit {

@@ -13,13 +13,16 @@ public final class UInputDevice {
 
     private let uinput: OpaquePointer
     private let template: OpaquePointer
+    /// /dev/uinput opened here (for `phys`), or -1 when libevdev manages it.
+    private let fd: Int32
 
     /// Needs write access to /dev/uinput (root) and a kernel with uinput.
-    public init(description: DeviceDescription, name: String? = nil) throws(InputError) {
+    /// `phys` sets the device's physical path (VirtualDeviceMark.phys marks gestured's own).
+    public init(description: DeviceDescription, name: String? = nil, phys: String? = nil) throws(InputError) {
         let name = name ?? description.name
-        switch CInput.uinputCreate(description, name: name) {
-        case .success(let (u, t)):
-            uinput = u; template = t
+        switch CInput.uinputCreate(description, name: name, phys: phys) {
+        case .success(let (u, t, fd)):
+            uinput = u; template = t; self.fd = fd
         case .failure(let e):
             throw e
         }
@@ -28,7 +31,7 @@ public final class UInputDevice {
         self.syspath = CInput.uinputSyspath(uinput)
     }
 
-    deinit { CInput.uinputDestroy(uinput, template: template) }
+    deinit { CInput.uinputDestroy(uinput, template: template, fd: fd) }
 
     /// Writes one event (its time is ignored: the kernel stamps it).
     public func write(type: UInt16, code: UInt16, value: Int32) throws(InputError) {

@@ -1,7 +1,7 @@
 // gestured-bench: measured speed, not claims. Prints one `name: value unit` line per figure (or
 // `name: unavailable (reason)`) and exits 0. Build and run in release mode:
 //
-//     swift run -c release gestured-bench [--quick]
+//     swift run -c release gestured-bench [--quick] [--only SECTION,…]
 //
 // `--quick` shortens every section (for a smoke run); the figures in the README come from a full run.
 #if canImport(Glibc)
@@ -15,8 +15,13 @@ if arguments.count == 4 && arguments[1] == "--serve" {   // the daemon child of 
 let quick = arguments.contains("--quick")
 signal(SIGPIPE, SIG_IGN)
 
-benchDecodeAndRecognize(quick: quick)
-benchSocket(quick: quick)
-benchHooks(quick: quick)
-benchIdle(quick: quick)
+// `--only NAME[,NAME…]` runs some sections: decode, socket, hooks, actions, idle (e.g. in the
+// kernel VM, the only place here with /dev/uinput for the actions figures).
+let only = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.count ? Set(arguments[$0 + 1].split(separator: ",").map(String.init)) : nil }
+func section(_ name: String, _ run: (Bool) -> Void) { if only?.contains(name) ?? true { run(quick) } }
+section("decode", benchDecodeAndRecognize)
+section("socket", benchSocket)
+section("hooks", benchHooks)
+section("actions", benchActions)
+section("idle", benchIdle)
 exit(0)

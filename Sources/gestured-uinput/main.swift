@@ -9,7 +9,7 @@ import GestureRecording
 import LinuxInput
 
 let usageText = """
-usage: gestured-uinput DEVICE [--name NAME]
+usage: gestured-uinput DEVICE [--name NAME] [--phys PHYS]
        gestured-uinput watch [udev|inotify]   (print LinuxInput's view of devices and reads)
   DEVICE  an evemu file (.evemu or .desc) whose header describes the device, or `keyboard`, `mouse`
 Creates the device, prints `node /dev/input/eventN`, then runs commands read from stdin:
@@ -21,6 +21,8 @@ Creates the device, prints `node /dev/input/eventN`, then runs commands read fro
   up                         also lifts every contact and key a `play` left down
   key CODE VALUE             an EV_KEY event + SYN_REPORT
   ev TYPE CODE VALUE...       raw events as given, no SYN_REPORT added (e.g. `ev 3 47 1 0 0 0`)
+  swipe N X Y DX DY MS       N contacts (slots 0…N-1, 60 units apart in x) put down at X Y, moved
+                             together by DX DY over MS ms in 10 ms frames, then lifted
   sleep MS                   wait
   echo TEXT                  print TEXT (a sync point)
   unplug | plug              destroy the device / make it again (answers `ok plug NODE`)
@@ -73,6 +75,10 @@ var nameOverride: String?
 if let i = args.firstIndex(of: "--name"), i + 1 < args.count {
     nameOverride = args[i + 1]; args.removeSubrange(i...(i + 1))
 }
+var physOverride: String?
+if let i = args.firstIndex(of: "--phys"), i + 1 < args.count {
+    physOverride = args[i + 1]; args.removeSubrange(i...(i + 1))
+}
 let deviceArgument = args[0]
 let description: DeviceDescription
 if let b = builtin(deviceArgument) {
@@ -91,7 +97,7 @@ if let b = builtin(deviceArgument) {
 /// The device; `unplug` destroys it, `plug` makes a new one with the same description.
 var current: UInputDevice?
 do {
-    current = try UInputDevice(description: description, name: nameOverride)
+    current = try UInputDevice(description: description, name: nameOverride, phys: physOverride)
 } catch {
     say("error: \(error)")
     exit(error.errno == ENOENT || error.errno == ENODEV ? 77 : 1)
@@ -181,6 +187,33 @@ let proto = description.contactProtocol
     return "ok play \(written) events"
 }
 
+/// N contacts moving together (protocol B), with BTN_TOOL_* for the count as a touchpad sends them.
+@MainActor func swipe(fingers n: Int32, x: Int32, y: Int32, dx: Int32, dy: Int32, milliseconds ms: Int32) throws(InputError) {
+    let tools: [Int32: UInt16] = [1: KeyCode.btnToolFinger, 2: 0x14d, 3: 0x14e, 4: 0x14f, 5: 0x148]
+    let steps = max(1, ms / 10)
+    for step in 0...steps {
+        for i in 0..<n {
+            try device.write(type: EventType.abs, code: AbsCode.mtSlot, value: i)
+            if step == 0 { trackingId += 1; try device.write(type: EventType.abs, code: AbsCode.mtTrackingId, value: trackingId) }
+            try device.write(type: EventType.abs, code: AbsCode.mtPositionX, value: x + i * 60 + dx * step / steps)
+            try device.write(type: EventType.abs, code: AbsCode.mtPositionY, value: y + dy * step / steps)
+        }
+        if step == 0 {
+            if description.hasKey(KeyCode.btnTouch) { try device.write(type: EventType.key, code: KeyCode.btnTouch, value: 1) }
+            if let t = tools[n], description.hasKey(t) { try device.write(type: EventType.key, code: t, value: 1) }
+        }
+        try device.write(type: EventType.syn, code: SynCode.report, value: 0)
+        sleepMicroseconds(10_000)
+    }
+    for i in 0..<n {
+        try device.write(type: EventType.abs, code: AbsCode.mtSlot, value: i)
+        try device.write(type: EventType.abs, code: AbsCode.mtTrackingId, value: -1)
+    }
+    if description.hasKey(KeyCode.btnTouch) { try device.write(type: EventType.key, code: KeyCode.btnTouch, value: 0) }
+    if let t = tools[n], description.hasKey(t) { try device.write(type: EventType.key, code: t, value: 0) }
+    try device.write(type: EventType.syn, code: SynCode.report, value: 0)
+}
+
 while let line = readLine() {
     let words = line.split(separator: " ").map(String.init)
     guard let command = words.first else { continue }
@@ -236,6 +269,11 @@ while let line = readLine() {
             try device.write(type: EventType.key, code: UInt16(code), value: value)
             try device.write(type: EventType.syn, code: SynCode.report, value: 0)
             say("ok key")
+        case "swipe":
+            guard let n = int(1), let x = int(2), let y = int(3), let dx = int(4), let dy = int(5), let ms = int(6), n >= 1 else {
+                say("error: swipe N X Y DX DY MS"); continue
+            }
+            try swipe(fingers: n, x: x, y: y, dx: dx, dy: dy, milliseconds: ms); say("ok swipe")
         case "sleep":
             sleepMicroseconds(Int64(int(1) ?? 0) * 1000); say("ok sleep")
         case "echo":
@@ -243,7 +281,7 @@ while let line = readLine() {
         case "unplug":
             current = nil; contact = nil; say("ok unplug")
         case "plug":
-            if current == nil { current = try UInputDevice(description: description, name: nameOverride) }
+            if current == nil { current = try UInputDevice(description: description, name: nameOverride, phys: physOverride) }
             say("ok plug \(current?.devnode ?? "?")")
         case "quit":
             say("ok quit"); exit(0)

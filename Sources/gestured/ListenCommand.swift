@@ -54,7 +54,7 @@ func listenMain(_ arguments: [String]) -> Int32 {
     }
     if config.bindings.isEmpty { eprint("gestured listen: \(path) has no bindings; gestures will only be logged") }
     let socket = socketPath ?? config.socket.path
-    let runner = HookRunner(bindings: config.bindings, limits: config.hooks) { priority, message in
+    let runner = HookRunner(bindings: config.commandBindings, limits: config.hooks) { priority, message in
         eprint((priority <= 4 ? "gestured listen: warning: " : "gestured listen: ") + message)
     }
     defer { runner.shutdown() }
@@ -63,16 +63,22 @@ func listenMain(_ arguments: [String]) -> Int32 {
     let subscribe = WireEncoder.subscribe(Subscription(kinds: kinds.isEmpty ? nil : kinds))
 
     var lines = ListenLines()
-    ReconnectingClient(path: socket, subscribe: subscribe).run { event in
+    var actions = BindingMatcher(bindings: config.actionBindings)   // keys:/button: → emit requests
+    ReconnectingClient(path: socket, subscribe: subscribe).runReplying { event, send in
         switch event {
         case .connectFailed(let error, _, let first):
             if first { eprint("\(error.description)\ngestured listen: retrying with backoff (up to 30 s)") }
         case .connected:
             lines = ListenLines()
+            actions = BindingMatcher(bindings: config.actionBindings)
         case .message(let message, _):
             switch lines.handle(message, socket: socket, bindings: config.bindings.count) {
             case .gesture(let g, let id, let name, let kind, let node):
-                runner.handle(g, device: HookDevice(id: id, name: name, kind: kind, node: node))
+                let device = HookDevice(id: id, name: name, kind: kind, node: node)
+                runner.handle(g, device: device)
+                for i in actions.match(g, device: device) {
+                    _ = send(WireEncoder.emit(EmitRequest(binding: actions.bindings[i], gesture: g, deviceId: id == 0 ? nil : id)))
+                }
             case .log(let text): eprint("gestured listen: " + text)
             case .nothing: break
             }

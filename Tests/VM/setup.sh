@@ -7,19 +7,22 @@
 set -eu
 S=${1:?usage: setup.sh STATE_DIR}; mkdir -p "$S"; cd "$S"
 STAMP_VERSION=1
-if [ -f "$S/ready" ] && [ "$(cat "$S/ready")" = "$STAMP_VERSION" ] && [ -f "$S/vmlinux" ] && [ -f "$S/initramfs.gz" ]; then
-  exit 0
-fi
+# Packages first (also when the VM state is cached): the guest runs the host's root, so a tool a
+# test uses (libinput-tools: real libinput on the daemon's virtual devices; dbus-daemon and
+# python3-dbus/gi for the logind stand-in of the locked-session test) is installed here.
 export DEBIAN_FRONTEND=noninteractive
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
 need=""
-for p in qemu-system-x86 busybox-static kmod udev evemu-tools cpio python3 libevdev-dev libudev-dev; do
+for p in qemu-system-x86 busybox-static kmod udev evemu-tools cpio python3 libevdev-dev libudev-dev libinput-tools dbus-daemon python3-dbus python3-gi; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
 done
 if [ -n "$need" ]; then
   echo "vm-setup: installing$need"
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends $need >/dev/null
+fi
+if [ -f "$S/ready" ] && [ "$(cat "$S/ready")" = "$STAMP_VERSION" ] && [ -f "$S/vmlinux" ] && [ -f "$S/initramfs.gz" ]; then
+  exit 0
 fi
 # The newest kernel flavour linux-image-amd64 points to (Debian's kernel has uinput as a module).
 PKG=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/.*Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -1)

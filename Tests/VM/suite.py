@@ -170,7 +170,15 @@ class Daemon(Lines):
             if time.monotonic() > deadline: raise Fail(f"gestured run: no socket {self.socket} after 30 s: {self.stderr()[-800:]}")
             time.sleep(0.05)
 
-    def client(self): return Client(self.socket)
+    def client(self):
+        # The socket file appears at bind(), a moment before listen(): under a heavily loaded
+        # host that moment can be long enough for a connect to be refused. Retry that only.
+        deadline = time.monotonic() + 5
+        while True:
+            try: return Client(self.socket)
+            except ConnectionRefusedError:
+                if time.monotonic() > deadline or self.p.poll() is not None: raise
+                time.sleep(0.05)
 
     def fd_count(self): return len(os.listdir(f"/proc/{self.p.pid}/fd"))
 
@@ -770,6 +778,332 @@ def daemon_notify_socket_gets_ready_and_stopping():
         check(rc == 0, f"gestured run exited {rc} after SIGTERM")
     finally:
         d.stop(); ns.close()
+
+# ---------------------------------------------------------------------------------------------
+# Key and click actions through the daemon's own uinput devices, read back by real libinput
+
+class Device2(Device):
+    """A gestured-uinput device with extra arguments (e.g. --phys)."""
+    def __init__(self, source, extra):
+        argv = [UINPUT, source] + list(extra)
+        Lines.__init__(self, argv, name="uinput-" + os.path.basename(source)[:24])
+        line = self.wait_for(lambda l: l.startswith("node ") or l.startswith("error"), 10, "the device node")
+        if line.startswith("error"): raise Fail(f"gestured-uinput {source}: {line}")
+        self.node = line.split()[1]
+
+def virtual_nodes(role=None):
+    """/dev/input/eventN of the devices whose sysfs phys carries gestured's mark (by role)."""
+    out = {}
+    for ev in sorted(os.listdir("/sys/class/input")):
+        if not ev.startswith("event"): continue
+        try: phys = open(f"/sys/class/input/{ev}/device/phys").read().strip()
+        except OSError: continue
+        if phys.startswith("gestured-virtual/"):
+            r = phys.split("/", 1)[1]
+            if role is None or r == role: out.setdefault(r, []).append(f"/dev/input/{ev}")
+    return out
+
+def wait_virtual(role, d, timeout=20):
+    """The node of this daemon's virtual ROLE (keyboard, pointer, touch-pointer), from its log
+    line `actions: virtual … /dev/input/eventN`, checked to carry gestured's phys mark in sysfs."""
+    import re
+    pattern = {"keyboard": r"actions: virtual keyboard (/dev/input/event\d+)",
+               "pointer": r"actions: virtual pointer (/dev/input/event\d+)",
+               "touch-pointer": r"actions: virtual touch pointer for '.*?' (/dev/input/event\d+)"}[role]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        m = re.findall(pattern, d.stderr())
+        if m and os.path.exists(m[-1]):
+            node = m[-1]
+            check(node in virtual_nodes(role).get(role, []), f"{node} lacks the phys mark gestured-virtual/{role}: {virtual_nodes()}")
+            settle(); return node
+        if not d.alive(): raise Fail(f"the daemon exited: {d.stderr()[-800:]}")
+        time.sleep(0.1)
+    raise Fail(f"no virtual {role} appeared; log: {d.stderr()[-1200:]}")
+
+def libinput_ready():
+    if subprocess.run(["sh", "-c", "command -v libinput"], capture_output=True).returncode != 0:
+        raise Skip("libinput (Debian libinput-tools) is not installed; Tests/VM/setup.sh installs it")
+
+class LibinputEvents(Lines):
+    """`libinput debug-events --show-keycodes --device NODE`: real libinput on one node."""
+    def __init__(self, node):
+        super().__init__(["libinput", "debug-events", "--show-keycodes", "--device", node], stdin=subprocess.DEVNULL,
+                         name="libinput-" + os.path.basename(node))
+        self.wait_for(lambda l: "DEVICE_ADDED" in l, 20, f"libinput to open {node}")
+    def keys(self):
+        """(KEY_NAME, pressed|released) in order, from KEYBOARD_KEY lines seen so far."""
+        out = []
+        for l in self.seen:
+            if "KEYBOARD_KEY" in l:
+                w = l.split()
+                i = next(j for j, x in enumerate(w) if x.startswith("KEY_") or x == "***")
+                out.append((w[i], w[-1]))
+        return out
+    def close(self): self.p.terminate(); self.stop()
+
+def libinput_xy(line):
+    """The percent position in a debug-events line: after the +TIME token, "0 (0) X/Y (…mm)" for
+    a touch, "X/ Y" (padded) for absolute motion."""
+    rest = line[line.index("+"):].split(None, 1)[1]
+    rest = rest.split(")", 1)[1] if rest.lstrip()[:1].isdigit() and "(" in rest.split("/")[0] else rest
+    x, y = rest.split("(")[0].replace(" ", "").replace("\t", "").split("/")[:2]
+    return float(x), float(y)
+
+class RawKeys:
+    """Reads struct input_event straight from an evdev node (what the kernel sends, no libinput)."""
+    def __init__(self, node):
+        self.f = open(node, "rb", buffering=0); self.events = []; self.ended = None
+        threading.Thread(target=self._pump, daemon=True).start()
+    def _pump(self):
+        import struct
+        while True:
+            try: b = self.f.read(24)
+            except OSError as e: self.ended = e.errno; return
+            if not b or len(b) < 24: self.ended = "eof"; return
+            _, _, t, c, v = struct.unpack("qqHHi", b)
+            if t == 1: self.events.append((c, v))
+    def wait_ended(self, timeout):
+        deadline = time.monotonic() + timeout
+        while self.ended is None and time.monotonic() < deadline: time.sleep(0.05)
+        return self.ended
+
+CHORD = [("KEY_LEFTCTRL", "pressed"), ("KEY_LEFTALT", "pressed"), ("KEY_RIGHT", "pressed"),
+         ("KEY_RIGHT", "released"), ("KEY_LEFTALT", "released"), ("KEY_LEFTCTRL", "released")]
+
+SWIPE_KEYS_CONFIG = """bindings:
+  - gesture: swipe
+    fingers: 3
+    direction: right
+    keys: "ctrl+alt+Right"
+"""
+
+def swipe3(ts):
+    ts.do("swipe 3 100 200 500 0 250")
+
+@test
+def actions_three_finger_swipe_sends_ctrl_alt_right_through_libinput():
+    """A bound 3-finger swipe: libinput on the daemon's virtual keyboard reads exactly ctrl↓ alt↓ Right↓ Right↑ alt↑ ctrl↑."""
+    daemon_ready(); libinput_ready()
+    d = li = ts = None
+    try:
+        d = Daemon(config=SWIPE_KEYS_CONFIG); c = d.client()
+        kb = wait_virtual("keyboard", d)
+        li = LibinputEvents(kb)
+        ts = Device(TOUCHSCREEN)
+        c.wait(added(ts.node), 15, f"deviceAdded {ts.node}")
+        swipe3(ts)
+        g = c.wait(gesture("swipe", "recognized"), 10, "the 3-finger swipe")
+        check(g.get("fingers") == 3 and g.get("direction") == "right", f"recognized {g}")
+        li.wait_for(lambda l: "KEYBOARD_KEY" in l and "KEY_LEFTCTRL" in l and "released" in l, 10, "the chord's last release")
+        quiet(li, 1.0)
+        check(li.keys() == CHORD, f"libinput read {li.keys()}, expected {CHORD}")
+    finally:
+        if li: li.close()
+        if ts: ts.remove()
+        if d: d.stop()
+
+LONG_PRESS_CLICK_CONFIG = """bindings:
+  - gesture: longPress
+    device: {kind: touchscreen}
+    button: right
+    at: touch
+"""
+
+@test
+def actions_long_press_right_clicks_where_the_touch_is():
+    """Long press on a touchscreen: libinput reads a right click on the mirror pointer at the position it reads for the touch."""
+    daemon_ready(); libinput_ready()
+    d = ts = lt = lp = None
+    try:
+        d = Daemon(config=LONG_PRESS_CLICK_CONFIG); c = d.client()
+        ts = Device(TOUCHSCREEN)
+        c.wait(added(ts.node), 15, f"deviceAdded {ts.node}")
+        tp = wait_virtual("touch-pointer", d)
+        lp = LibinputEvents(tp); lt = LibinputEvents(ts.node)
+        ts.do("down 612 151"); ts.do("sleep 1200"); ts.do("up")
+        c.wait(gesture("longPress", "began"), 10, "the long press")
+        down = lt.seen_or_wait(lambda l: "TOUCH_DOWN" in l, 10, "libinput's TOUCH_DOWN")
+        click = lp.wait_for(lambda l: "POINTER_BUTTON" in l and "BTN_RIGHT" in l and "released" in l, 10, "the right click")
+        pressed = [l for l in lp.seen if "POINTER_BUTTON" in l and "pressed" in l]
+        check(len(pressed) == 1 and "BTN_RIGHT" in pressed[0], f"buttons: {pressed}")
+        moves = [l for l in lp.seen if "POINTER_MOTION_ABSOLUTE" in l]
+        check(moves, f"no absolute motion before the click: {lp.seen[-6:]}")
+        t = libinput_xy(down); p = libinput_xy(moves[-1])
+        check(abs(t[0] - p[0]) < 0.5 and abs(t[1] - p[1]) < 0.5, f"touch at {t}, click at {p} (percent of the surface)")
+    finally:
+        for l in (lt, lp):
+            if l: l.close()
+        if ts: ts.remove()
+        if d: d.stop()
+
+@test
+def actions_kill_9_mid_chord_leaves_no_key_down():
+    """kill -9 while a chord is held (key_hold_ms): the kernel releases every key as the device goes, libinput too."""
+    daemon_ready(); libinput_ready()
+    config = SWIPE_KEYS_CONFIG + "    key_hold_ms: 8000\n"
+    d = li = ts = None
+    try:
+        d = Daemon(config=config); c = d.client()
+        kb = wait_virtual("keyboard", d)
+        raw = RawKeys(kb)
+        li = LibinputEvents(kb)
+        ts = Device(TOUCHSCREEN)
+        c.wait(added(ts.node), 15, f"deviceAdded {ts.node}")
+        swipe3(ts)
+        li.wait_for(lambda l: "KEYBOARD_KEY" in l and "KEY_RIGHT" in l and "pressed" in l, 10, "the chord held down")
+        check(li.keys() == CHORD[:3], f"before the kill libinput read {li.keys()}")
+        os.kill(d.p.pid, signal.SIGKILL); d.p.wait(timeout=10)
+        ended = raw.wait_ended(10)
+        check(ended == 19, f"the raw reader ended with {ended}, expected ENODEV (the device went with the process)")
+        downs = [c_ for c_, v in raw.events if v == 1]
+        ups = [c_ for c_, v in raw.events if v == 0]
+        check(downs == [29, 56, 106], f"kernel events before the kill: {raw.events}")
+        check(sorted(ups) == sorted(downs), f"the kernel did not release every key: {raw.events}")
+        li.wait_for(lambda l: "DEVICE_REMOVED" in l, 10, "libinput's DEVICE_REMOVED")
+        held = {}
+        for k, s_ in li.keys(): held[k] = s_
+        check(all(s_ == "released" for s_ in held.values()), f"libinput still holds keys: {li.keys()}")
+        check(kb not in virtual_nodes("keyboard").get("keyboard", []), f"the virtual keyboard outlived the daemon: {virtual_nodes()}")
+    finally:
+        if li: li.close()
+        if ts: ts.remove()
+        if d: d.stop()
+
+@test
+def actions_discovery_ignores_the_daemons_own_devices():
+    """The daemon's keyboard, pointer and touch pointer, and a touchscreen carrying gestured's mark, are never opened as touch devices."""
+    daemon_ready()
+    config = SWIPE_KEYS_CONFIG + LONG_PRESS_CLICK_CONFIG.replace("bindings:\n", "") + "  - {gesture: tap, fingers: 2, button: middle}\n"
+    marked = Device2(TOUCHSCREEN, ["--phys", "gestured-virtual/clone-test", "--name", "marked clone"])
+    d = None; ts = None
+    try:
+        settle()
+        d = Daemon(config=config); c = d.client()
+        ts = Device(TOUCHSCREEN)
+        c.wait(added(ts.node), 15, f"deviceAdded {ts.node}")
+        tp = wait_virtual("touch-pointer", d)
+        own = virtual_nodes()
+        check(set(own) >= {"keyboard", "pointer", "touch-pointer", "clone-test"}, f"virtual devices: {own}")
+        check(udev_property(marked.node, "ID_INPUT_TOUCHSCREEN") == "1", "the marked clone is not a touchscreen to udev: the test would prove nothing")
+        time.sleep(1.0)
+        nodes = set(hello_nodes(c.hello)) | {device_of(m).get("node") for m in c.seen if m.get("type") == "deviceAdded"}
+        for role, ns in own.items():
+            for n in ns: check(n not in nodes, f"the daemon opened its own {role} {n}: {nodes}")
+        check(ts.node in nodes, f"the real touchscreen is missing: {nodes}")
+        r = subprocess.run([GESTURED, "devices", "--json"], capture_output=True, text=True, timeout=60)
+        check(marked.node not in r.stdout and ts.node in r.stdout, f"gestured devices: {r.stdout}")
+    finally:
+        if ts: ts.remove()
+        marked.remove()
+        if d: d.stop()
+
+EMIT_CLIENT = r"""
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.connect(sys.argv[1]); f = s.makefile("rw")
+def reply():
+    while True:
+        m = json.loads(f.readline())
+        if m.get("type") in ("ok", "error"): return m
+f.readline()                                  # hello
+f.write(json.dumps({"type": "emit", "keys": ["ctrl+alt+Right"]}) + "\n"); f.flush(); print(json.dumps(reply()))
+f.write(json.dumps({"type": "subscribe"}) + "\n"); f.flush(); print(json.dumps(reply()))
+"""
+
+@test
+def actions_emit_from_a_disallowed_uid_is_refused_and_the_connection_lives():
+    """emit over the socket: root's chord reaches libinput; uid 65534 gets an error naming the rule, its connection lives on, no key is sent."""
+    daemon_ready(); libinput_ready()
+    config = SWIPE_KEYS_CONFIG + 'socket:\n  mode: "0666"\n'
+    d = li = None
+    try:
+        d = Daemon(config=config); c = d.client()
+        kb = wait_virtual("keyboard", d)
+        li = LibinputEvents(kb)
+        script = f"{WORK}/emit_client.py"; open(script, "w").write(EMIT_CLIENT)
+        r = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "python3", script, d.socket],
+                           capture_output=True, text=True, timeout=60)
+        check(r.returncode == 0, f"the nobody client failed: {r.stderr[-600:]}")
+        refused, subscribed = [json.loads(l) for l in r.stdout.splitlines()[:2]]
+        check(refused.get("type") == "error" and "emit refused: uid 65534" in refused.get("reason", "")
+              and "actions.allowed_uids" in refused.get("reason", ""), f"nobody's emit: {refused}")
+        check(subscribed == {"type": "ok", "request": "subscribe"}, f"the connection did not live on: {subscribed}")
+        quiet(li, 1.0)
+        check(li.keys() == [], f"a refused emit sent keys: {li.keys()}")
+        r = subprocess.run(["python3", script, d.socket], capture_output=True, text=True, timeout=60)
+        ok = json.loads(r.stdout.splitlines()[0])
+        check(ok == {"type": "ok", "request": "emit"}, f"root's emit: {ok} {r.stderr[-400:]}")
+        li.wait_for(lambda l: "KEYBOARD_KEY" in l and "KEY_LEFTCTRL" in l and "released" in l, 10, "root's chord")
+        quiet(li, 0.5)
+        check(li.keys() == CHORD, f"libinput read {li.keys()} for root's emit")
+        check("emit refused: uid 65534" in d.stderr(), f"the refusal is not logged: {d.stderr()[-600:]}")
+    finally:
+        if li: li.close()
+        if d: d.stop()
+
+SYSBUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig><type>system</type><listen>unix:path=%s</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*"/><allow receive_sender="*"/></policy>
+</busconfig>
+"""
+
+LOCK_CONFIG = SWIPE_KEYS_CONFIG + """  - gesture: swipe
+    fingers: 3
+    direction: left
+    keys: "F5"
+    when_locked: true
+"""
+
+@test
+def actions_locked_session_pauses_keys_logind_dbus_protocol_standin():
+    """LockedHint (logind's documented D-Bus interface, served by a stand-in: no systemd in the VM)
+    followed by signal: locked → a bound swipe sends nothing, a when_locked binding still does; unlocked → keys again."""
+    daemon_ready(); libinput_ready()
+    os.makedirs("/run/systemd/seats", exist_ok=True)
+    open("/run/systemd/seats/seat0", "w").write("ACTIVE=c1\nACTIVE_UID=1000\n")   # what sd-login reads
+    bus_path = f"{WORK}/system_bus"
+    conf = f"{WORK}/system_bus.conf"; open(conf, "w").write(SYSBUS_CONFIG % bus_path)
+    if os.path.exists(bus_path): os.unlink(bus_path)
+    bus = subprocess.Popen(["dbus-daemon", "--config-file", conf, "--nofork", "--nopidfile"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=f"unix:path={bus_path}")
+    logind = d = li = ts = None
+    try:
+        for _ in range(100):
+            if os.path.exists(bus_path): break
+            time.sleep(0.05)
+        logind = Lines(["python3", f"{ROOT}/Tests/VM/support/fake_logind.py", "c1"], env=env, name="fake-logind")
+        logind.wait_for(lambda l: l == "ready", 90, "the logind stand-in")
+        d = Daemon(config=LOCK_CONFIG, env=env); c = d.client()
+        kb = wait_virtual("keyboard", d)
+        li = LibinputEvents(kb)
+        ts = Device(TOUCHSCREEN)
+        c.wait(added(ts.node), 15, f"deviceAdded {ts.node}")
+        def swipe_and_keys(direction):
+            li.seen.clear()
+            ts.do("swipe 3 100 200 500 0 250" if direction == "right" else "swipe 3 700 200 -500 0 250")
+            c.wait(lambda m: m.get("type") == "gesture" and m.get("gesture") == "swipe" and m.get("direction") == direction, 10, f"a swipe {direction}")
+            quiet(li, 1.5)
+            return li.keys()
+        check(swipe_and_keys("right") == CHORD, f"unlocked: {li.keys()}")
+        logind.send("lock"); logind.wait_for(lambda l: l == "ok lock", 10, "lock")
+        deadline = time.monotonic() + 10
+        while "c1 locked" not in d.stderr() and time.monotonic() < deadline: time.sleep(0.1)
+        check("c1 locked" in d.stderr(), f"the daemon did not see the lock: {d.stderr()[-800:]}")
+        check(swipe_and_keys("right") == [], f"locked, yet keys were sent: {li.keys()}")
+        check(swipe_and_keys("left") == [("KEY_F5", "pressed"), ("KEY_F5", "released")], f"when_locked binding while locked: {li.keys()}")
+        logind.send("unlock"); logind.wait_for(lambda l: l == "ok unlock", 10, "unlock")
+        deadline = time.monotonic() + 10
+        while "c1 unlocked" not in d.stderr() and time.monotonic() < deadline: time.sleep(0.1)
+        check(swipe_and_keys("right") == CHORD, f"unlocked again: {li.keys()}")
+    finally:
+        if li: li.close()
+        if ts: ts.remove()
+        if d: d.stop()
+        if logind: logind.stop()
+        bus.terminate(); bus.wait()
+        try: os.unlink("/run/systemd/seats/seat0")
+        except OSError: pass
 
 # ---------------------------------------------------------------------------------------------
 # Tests that stop udevd run last (inotify fallback).

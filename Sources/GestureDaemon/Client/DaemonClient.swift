@@ -112,12 +112,18 @@ public final class ReconnectingClient: Sendable {
 
     /// Runs until `handle` returns false (never, for `listen`).
     public func run(_ handle: (ClientEvent) -> Bool) {
+        runReplying { event, _ in handle(event) }
+    }
+
+    /// `run`, with a way to send lines back on the current connection (`listen`'s emit requests);
+    /// sending returns false when the daemon is gone.
+    public func runReplying(_ handle: (ClientEvent, _ send: (String) -> Bool) -> Bool) {
         var backoff = initialBackoff
         var reported = false
         while true {
             let connection: DaemonConnection
             do { connection = try DaemonConnection(path: path) } catch {
-                guard handle(.connectFailed(error, retryIn: backoff, first: !reported)) else { return }
+                guard handle(.connectFailed(error, retryIn: backoff, first: !reported), { _ in false }) else { return }
                 reported = true
                 Self.sleep(backoff)
                 backoff = min(backoff * 2, maximumBackoff)
@@ -126,19 +132,20 @@ public final class ReconnectingClient: Sendable {
             backoff = initialBackoff
             reported = false
             if let subscribe { connection.send(subscribe) }
-            guard handle(.connected) else { return }
+            let send: (String) -> Bool = { connection.send($0) }
+            guard handle(.connected, send) else { return }
             while let item = connection.next() {
                 guard case .line(let line) = item else {
-                    guard handle(.unparsable(line: "", reason: "a line longer than \(DaemonConnection.maximumLineBytes) bytes was skipped")) else { return }
+                    guard handle(.unparsable(line: "", reason: "a line longer than \(DaemonConnection.maximumLineBytes) bytes was skipped"), send) else { return }
                     continue
                 }
                 let event: ClientEvent
                 do { event = .message(try WireDecoder.serverMessage(line), line: line) } catch {
                     event = .unparsable(line: line, reason: error.reason)
                 }
-                guard handle(event) else { return }
+                guard handle(event, send) else { return }
             }
-            guard handle(.disconnected) else { return }
+            guard handle(.disconnected, send) else { return }
         }
     }
 
