@@ -10,6 +10,10 @@ done
 [ -z "$need" ] && exit 0
 command -v apt-get >/dev/null || { echo "deps: missing$need, and this is not a Debian system: install their equivalents" >&2; exit 1; }
 echo "deps: installing$need" >&2
-SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+SUDO=""
+if [ "$(id -u)" != 0 ]; then
+  command -v sudo >/dev/null || { echo "deps: missing$need; as root, run: apt-get install$need" >&2; exit 1; }
+  SUDO=sudo
+fi
 $SUDO apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $need >&2
