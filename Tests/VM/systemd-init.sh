@@ -9,8 +9,15 @@ O=/mnt/vmout; . $O/env
 mount -t proc proc /proc
 KV=$(uname -r); mkdir -p /lib/modules; ln -sfn $VM_STATE/kernel/lib/modules/$KV /lib/modules/$KV
 umount /proc
+mount -t tmpfs tmpfs /tmp
 # The host's fstab, container marker and machine state do not describe this VM.
-printf '# gestured VM: root is an overlay set up by the initramfs\ntmpfs /tmp tmpfs defaults 0 0\n' > /etc/fstab
+printf '# gestured VM: root is an overlay set up by the initramfs\n' > /etc/fstab
+# No generators: nothing here needs them (no fstab, gettys, crypt or SysV scripts), and each one
+# costs seconds under TCG at boot and at every daemon-reload.
+mkdir -p /etc/systemd/system-generators
+for g in /lib/systemd/system-generators/* /usr/lib/systemd/system-generators/*; do
+  [ -e "$g" ] && ln -sfn /dev/null /etc/systemd/system-generators/$(basename "$g")
+done
 rm -f /.dockerenv /run/.containerenv
 rm -f /etc/systemd/system/sysinit.target.wants/systemd-timesyncd.service /etc/systemd/system/sysinit.target.wants/systemd-pstore.service
 # Units a test VM does not need and that are slow under TCG (tmpfiles-setup would walk the host's
@@ -46,4 +53,4 @@ StandardError=inherit
 TTYPath=/dev/ttyS0
 TimeoutStartSec=infinity
 UNIT
-exec /lib/systemd/systemd --unit=gestured-vm.target --log-level=${VM_SYSTEMD_LOG:-warning} --log-target=console --show-status=${VM_SYSTEMD_STATUS:-false}
+exec /lib/systemd/systemd --unit=gestured-vm.target --log-level=${VM_SYSTEMD_LOG:-warning} --log-target=${VM_SYSTEMD_TARGET:-journal-or-kmsg} --show-status=${VM_SYSTEMD_STATUS:-false}

@@ -126,10 +126,16 @@ class Touchscreen:
 
 # ---- tests, in order (each builds on the installation the first one made) --------------------
 
+def test_dropin():
+    """Test-only: a short watchdog so the stall test takes seconds (the shipped unit says 30 s)."""
+    os.makedirs("/etc/systemd/system/gestured.service.d", exist_ok=True)
+    with open("/etc/systemd/system/gestured.service.d/vm-test.conf", "w") as f:
+        f.write("[Service]\nWatchdogSec=3s\nTimeoutStopSec=3s\n")
+
 def install():
     """gestured is installed as the README (or the .deb) installs it, and the socket enabled."""
     if DEB:
-        rc, out = sh(f"cd {os.path.dirname(DEB)} && DEBIAN_FRONTEND=noninteractive apt install -y --no-download ./{os.path.basename(DEB)}",
+        rc, out = sh(f"cd {os.path.dirname(DEB)} && DEBIAN_FRONTEND=noninteractive apt install -y ./{os.path.basename(DEB)}",
                      check_rc=False, timeout=600)
         check(rc == 0, f"apt install ./{os.path.basename(DEB)} failed: {out[-1500:]}")
         state["bin"] = "/usr/bin/gestured"
@@ -142,17 +148,13 @@ def install():
         for rule in glob.glob(f"{ROOT}/udev/*.rules"):
             sh(f"install -m 0644 {rule} /etc/udev/rules.d/")
         sh("udevadm control --reload && udevadm trigger --subsystem-match=misc --subsystem-match=input && udevadm settle -t 20")
-        t = time.monotonic()
-        sh("systemctl daemon-reload")
-        print(f"    daemon-reload took {time.monotonic() - t:.1f}s", flush=True)
-        sh("systemctl enable --now gestured.socket")
+        test_dropin()
+        sh("systemctl daemon-reload && systemctl enable --now gestured.socket")
         state["bin"] = "/usr/local/bin/gestured"
-    # Test-only: a short watchdog so the stall test takes seconds (the shipped unit says 30 s).
-    os.makedirs("/etc/systemd/system/gestured.service.d", exist_ok=True)
-    with open("/etc/systemd/system/gestured.service.d/vm-test.conf", "w") as f:
-        f.write("[Service]\nWatchdogSec=3s\nTimeoutStopSec=3s\n")
+    if DEB:
+        test_dropin()
+        sh("systemctl daemon-reload")
     write_config(config())
-    sh("systemctl daemon-reload")
     for u in (TESTER, STRANGER):
         sh(f"id {u} >/dev/null 2>&1 || useradd -m {'-G input ' if u == TESTER else ''}{u}")
 
