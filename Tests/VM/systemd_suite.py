@@ -127,10 +127,10 @@ class Touchscreen:
 # ---- tests, in order (each builds on the installation the first one made) --------------------
 
 def test_dropin():
-    """Test-only: a short watchdog so the stall test takes seconds (the shipped unit says 30 s)."""
+    """Test-only: a short watchdog so the stall test takes seconds (10 s; the shipped unit says 30 s; 3 s fired on a healthy debug build under load)."""
     os.makedirs("/etc/systemd/system/gestured.service.d", exist_ok=True)
     with open("/etc/systemd/system/gestured.service.d/vm-test.conf", "w") as f:
-        f.write("[Service]\nWatchdogSec=3s\nTimeoutStopSec=3s\n")
+        f.write("[Service]\nWatchdogSec=10s\nTimeoutStopSec=3s\n")
 
 def install():
     """gestured is installed as the README (or the .deb) installs it, and the socket enabled."""
