@@ -3,14 +3,5 @@
 # every unit, replay and daemon test. Usage: Tests/test.sh [extra swift test arguments]
 set -eu
 cd "$(dirname "$0")/.."
-need=""
-for p in libevdev-dev libudev-dev libyaml-dev libsystemd-dev pkg-config systemd; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
-done
-if [ -n "$need" ]; then
-  echo "test: installing$need"
-  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $need
-fi
+scripts/deps.sh systemd
 exec swift test "$@"

@@ -138,7 +138,7 @@ public final class Daemon {
             startPendingReplays()
         }
         if sessions.isEmpty {
-            log.notice("no touch device yet: waiting for one to be plugged in")
+            log.notice("no touch device found: waiting for one to be plugged in (none here? replay a recording instead: gestured run --replay FILE, e.g. Tests/Fixtures/*.evemu)")
         }
 
         if let us = notifier.watchdogMicroseconds {

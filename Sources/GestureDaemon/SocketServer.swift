@@ -142,7 +142,7 @@ public final class SocketServer: GestureSubscriber {
             }
             var cred = gestured_peer_credentials(pid: -1, uid: UInt32.max, gid: UInt32.max)
             _ = gestured_peer_credentials(fd, &cred)
-            let groups = Self.supplementaryGroups(pid: cred.pid)
+            let groups = Self.supplementaryGroups(fd: fd, pid: cred.pid)
             guard policy.allows(uid: cred.uid, gid: cred.gid, groups: groups) else {
                 log.notice("socket: refused client pid \(cred.pid) uid \(cred.uid) gid \(cred.gid): not in socket.allowed_uids/allowed_gids")
                 let line = Array((WireEncoder.error("not allowed: uid \(cred.uid) is not in the daemon's allowed uids/gids") + "\n").utf8)
@@ -161,6 +161,18 @@ public final class SocketServer: GestureSubscriber {
             enqueue(c, helloLine())
             onConnect?()
         }
+    }
+
+    /// The peer's supplementary groups: SO_PEERGROUPS (Linux 4.13+; needs no /proc, so it works
+    /// under the service's ProtectProc=invisible), else the Groups: line of /proc/PID/status.
+    static func supplementaryGroups(fd: Int32, pid: Int32) -> [UInt32] {
+        var groups = [UInt32](repeating: 0, count: 256)
+        var len = socklen_t(groups.count * 4)
+        let soPeerGroups: Int32 = 59   // SO_PEERGROUPS, <asm-generic/socket.h>
+        if getsockopt(fd, SOL_SOCKET, soPeerGroups, &groups, &len) == 0 {
+            return Array(groups.prefix(Int(len) / 4))
+        }
+        return supplementaryGroups(pid: pid)
     }
 
     static func supplementaryGroups(pid: Int32) -> [UInt32] {

@@ -7,6 +7,8 @@ public struct Recording: Sendable {
         case evemu
         /// `libinput record` YAML, version 1.
         case libinputRecord = "libinput-record"
+        /// The text `evtest DEVICE` prints (its device header, then `Event: time …` lines).
+        case evtest
     }
 
     public var description: DeviceDescription

@@ -4,7 +4,8 @@ import Glibc
 import GestureCore
 
 /// Loads recordings from files or standard input, choosing the reader by content:
-/// `libinput record` YAML (a `version:` key first) or evemu (everything else).
+/// `libinput record` YAML (a `version:` key first), `evtest` output (its header or
+/// `Event: time` lines) or evemu (everything else).
 public enum RecordingLoader {
     /// Reads `path` (`-` = standard input). `descriptionPath` names an evemu `.desc` for a bare
     /// `.events` file; without it, a headerless `.events` file is paired with the `.desc` in the
@@ -21,6 +22,9 @@ public enum RecordingLoader {
             var r = try LibinputRecordReader.parse(bytes, file: name)
             if let description { r.description = description }
             return r
+        }
+        if EvtestReader.looksLikeEvtest(bytes) {
+            return try EvtestReader.parse(bytes, file: name, description: description)
         }
         if description == nil && path != "-" && EvemuReader.lacksHeader(bytes),
            let descPath = siblingDescription(for: path) {

@@ -12,7 +12,8 @@ let replayUsage = """
     one per line; with --frames also each touch frame (one per SYN_REPORT).
 
     FILE is an evemu recording (.evemu, a .desc + .events concatenation, or a bare .events file
-    whose .desc sits next to it), or a `libinput record` YAML file; `-` reads standard input.
+    whose .desc sits next to it), a `libinput record` YAML file, or the output of `evtest DEVICE`
+    (the whole log, header included, as bug reports paste it); `-` reads standard input.
 
       --json                     JSON lines (the socket's shape) instead of text
       --frames                   print touch frames too

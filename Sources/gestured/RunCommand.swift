@@ -14,7 +14,7 @@ let runUsage = """
 
       --config FILE             config file (default /etc/gestured/config.yaml; missing → defaults)
       --socket PATH             socket path (overrides socket.path; default /run/gestured/gestured.sock)
-      --replay RECORDING        a recording (evemu or libinput record) stands in for a device,
+      --replay RECORDING        a recording (evemu, libinput record or evtest) stands in for a device,
                                 replayed at its recorded pace through the whole pipeline; repeatable.
                                 The daemon stays up when it ends.
       --replay-delay SECONDS    wait before replaying (default 1)

@@ -20,6 +20,7 @@ let subcommands: [Subcommand] = [
     Subcommand(name: "devices", summary: "list touch devices", main: devicesMain),
     Subcommand(name: "record", summary: "record a device's events as evemu", main: recordMain),
     Subcommand(name: "listen", summary: "run bindings in the user's session from the daemon's socket", main: listenMain),
+    Subcommand(name: "doctor", summary: "check the setup and say how to fix what is wrong", main: doctorMain),
 ]
 
 @MainActor func usage() -> String {

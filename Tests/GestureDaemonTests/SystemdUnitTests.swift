@@ -66,6 +66,47 @@ import Testing
         #expect(output.contains("notfy"))
     }
 
+    /// `systemd-analyze security` rates the shipped service at most 1.5 (0 is fully sandboxed,
+    /// 10 not at all); the figure is printed. The VM systemd suite checks the same on the
+    /// installed unit, and that the daemon still works under every one of these settings.
+    @Test(.enabled(if: haveAnalyze, "systemd-analyze is not installed (apt-get install systemd)"))
+    func test_service_securityExposure_isAtMost1point5() throws {
+        let exposure = try Self.exposure(try Self.unit("gestured.service"))
+        print("systemd-analyze security gestured.service: exposure \(exposure) (limit 1.5)")
+        #expect(exposure <= 1.5)
+    }
+
+    /// The check above can fail: without the syscall filter and /proc protection it rises past 1.5.
+    @Test(.enabled(if: haveAnalyze, "systemd-analyze is not installed (apt-get install systemd)"))
+    func test_securityExposure_ofALooserService_isAbove1point5() throws {
+        let loose = try Self.unit("gestured.service").split(separator: "\n")
+            .filter { !$0.hasPrefix("SystemCallFilter=") && !$0.hasPrefix("ProtectProc=") && !$0.hasPrefix("ProcSubset=") && !$0.hasPrefix("IPAddressDeny=") }
+            .joined(separator: "\n")
+        #expect(try Self.exposure(loose) > 1.5)
+    }
+
+    static func exposure(_ service: String) throws -> Double {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gestured-security-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("gestured.service")
+        try service.replacingOccurrences(of: "/usr/local/bin/gestured", with: "/bin/true").write(to: url, atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: analyze)
+        p.arguments = ["security", "--offline=yes", "--no-pager", url.path]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = pipe
+        try p.run()
+        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        guard let r = out.range(of: "Overall exposure level for gestured.service: "),
+              let value = Double(out[r.upperBound...].prefix(while: { $0.isNumber || $0 == "." })) else {
+            throw TestFailure(description: "no exposure in systemd-analyze's output: \(out.suffix(400))")
+        }
+        return value
+    }
+
     @Test func test_service_isSandboxedNotifyServiceInInputGroup() throws {
         let s = try Self.unit("gestured.service")
         for line in ["Type=notify", "User=gestured", "SupplementaryGroups=input", "ProtectSystem=strict",

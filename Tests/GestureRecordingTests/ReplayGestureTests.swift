@@ -9,10 +9,10 @@ enum ReplayFixtures {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures")
 
-    /// Every recording (`.evemu`, or `.events` with its device's `.desc`), by base name.
+    /// Every recording (`.evemu`, `.events` with its device's `.desc`, or an `.evtest` log), by base name.
     static var recordings: [String] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return files.filter { $0.hasSuffix(".evemu") || $0.hasSuffix(".events") }.sorted()
+        return files.filter { $0.hasSuffix(".evemu") || $0.hasSuffix(".events") || $0.hasSuffix(".evtest") }.sorted()
     }
 
     static func text(_ name: String) throws -> String {
@@ -21,6 +21,7 @@ enum ReplayFixtures {
 
     static func base(_ file: String) -> String {
         file.replacingOccurrences(of: ".evemu", with: "").replacingOccurrences(of: ".events", with: "")
+            .replacingOccurrences(of: ".evtest", with: "")
     }
 
     struct Replay {

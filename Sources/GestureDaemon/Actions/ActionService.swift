@@ -119,7 +119,7 @@ public final class ActionService: GestureSubscriber {
         } catch {
             if uinputProblem == nil {
                 log.error("actions: cannot create the virtual \(what): \(error.description). Key and button bindings do nothing "
-                          + "until the daemon may write /dev/uinput (commands still run): install systemd/70-gestured-uinput.rules "
+                          + "until the daemon may write /dev/uinput (commands still run): install udev/70-gestured-uinput.rules "
                           + "(gives /dev/uinput to the gestured group) and keep DeviceAllow=/dev/uinput rw in gestured.service; "
                           + "see README, \"Keys and clicks\"")
             }

@@ -1,0 +1,45 @@
+# bash completion for gestured(8): commands, each command's options, files and devices where an
+# option takes them, and gesture names in `monitor --subscribe`.
+_gestured() {
+    local cur prev cmd words cword
+    _init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
+    local commands="run replay check monitor devices record listen doctor"
+    local gestures="tap doubleTap longPress swipe pan pinch rotate edgeSwipe"
+    cmd=${COMP_WORDS[1]}
+    if [ "$COMP_CWORD" -eq 1 ]; then
+        COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur")); return
+    fi
+    case $prev in
+        --config|-c|--replay|--device-description|-o|--output)
+            COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --socket)
+            COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --subscribe)
+            local g out=()
+            for g in $gestures; do out+=("'{\"type\":\"subscribe\",\"kinds\":[\"$g\"]}'"); done
+            COMPREPLY=("${out[@]}"); return ;;
+        --service)
+            COMPREPLY=($(compgen -W "gestured.service" -- "$cur")); return ;;
+        --replay-delay|--replay-wait-for-clients|--seconds)
+            return ;;
+    esac
+    local opts
+    case $cmd in
+        run) opts="--config --socket --replay --replay-delay --replay-loop --replay-wait-for-clients --no-discovery --help" ;;
+        replay) opts="--json --frames --device-description --help" ;;
+        check) opts="--config --help" ;;
+        monitor) opts="--socket --json --subscribe --help" ;;
+        devices) opts="--json --help" ;;
+        record) opts="-o --output --seconds --help" ;;
+        listen) opts="--config --socket --help" ;;
+        doctor) opts="--config --socket --service --help" ;;
+    esac
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+    elif [ "$cmd" = replay ]; then
+        COMPREPLY=($(compgen -f -- "$cur"))
+    elif [ "$cmd" = record ]; then
+        COMPREPLY=($(compgen -W "$(ls /dev/input/event* 2>/dev/null)" -- "$cur"))
+    fi
+}
+complete -F _gestured gestured
