@@ -3,6 +3,7 @@ import Glibc
 #endif
 import GestureConfig
 import GestureCore
+import GestureDaemon
 import LinuxInput
 
 /// The `gestured doctor` checks that talk to something: the devices (open, classify, try a grab),
@@ -71,19 +72,18 @@ extension Doctor {
         if let s = config?.socket, !s.allowedUIDs.isEmpty || !s.allowedGIDs.isEmpty {
             who += "; the config narrows it to uids \(s.allowedUIDs) gids \(s.allowedGIDs)"
         }
-        guard let fd = connectSocket(path, quiet: true) else {
-            let e = errno
+        let connection: DaemonConnection
+        do { connection = try DaemonConnection(path: path) } catch {
+            let e = error.errno
             let fix = e == EACCES ? "ask to be added to the socket's group (sudo usermod -aG GROUP \(userName(geteuid())))"
                 : e == ECONNREFUSED ? "a stale socket: nobody listens; restart the daemon (sudo systemctl restart gestured.socket)"
                 : "check that the daemon runs: systemctl status gestured"
             out.append(.problem("socket", "cannot connect to \(path) (\(who)): \(String(cString: strerror(e)))", fix: fix))
             return
         }
-        defer { close(fd) }
         var tv = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var reader = LineReader(fd: fd)
-        let first = reader.next() ?? ""
+        setsockopt(connection.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        let first = connection.nextLine() ?? ""
         if first.contains("\"type\":\"hello\"") {
             out.append(.ok("socket", "\(path) answers (\(who))"))
         } else if first.contains("\"type\":\"error\"") {

@@ -117,9 +117,11 @@ func replayStream(file: String, descPath: String?, afterChunk: () -> Void = {},
         }
     }
     var first = try read()
-    if LibinputRecordReader.looksLikeLibinputRecord(Array(first)) {
-        // YAML is not line-streamable here: read the rest (capped) and replay it whole.
-        var bytes = Array(first)
+    let head = Array(first)
+    let isYAML = LibinputRecordReader.looksLikeLibinputRecord(head)
+    if isYAML || EvtestReader.looksLikeEvtest(head) {
+        // YAML and evtest logs are not line-streamable here: read the rest (capped), replay it whole.
+        var bytes = head
         while true {
             let more = try read()
             if more.isEmpty { break }
@@ -128,8 +130,14 @@ func replayStream(file: String, descPath: String?, afterChunk: () -> Void = {},
             }
             bytes += more
         }
-        var r = try LibinputRecordReader.parse(bytes, file: name)
-        if let descPath { r.description = try loadDescription(descPath) }
+        let given = try descPath.map { p throws(RecordingError) in try loadDescription(p) }
+        var r: Recording
+        if isYAML {
+            r = try LibinputRecordReader.parse(bytes, file: name)
+            if let given { r.description = given }
+        } else {
+            r = try EvtestReader.parse(bytes, file: name, description: given)
+        }
         let device = GestureJSON.DeviceInfo(r.description)
         GesturePipeline.run(r) { emit(device, r.startTime, $0) }
         return

@@ -70,8 +70,10 @@ import Testing
 
     /// Every key in the parser's key lists (its source, read as data) is described in gestured.yaml(5).
     @Test func test_everyConfigKey_isInTheConfigManPage() throws {
-        let parser = try Self.text("Sources/GestureConfig/ConfigParser.swift")
-            + (try Self.text("Sources/GestureConfig/ThresholdOverrides.swift"))
+        let sources = try FileManager.default.contentsOfDirectory(atPath: Self.repo.appendingPathComponent("Sources/GestureConfig").path)
+            .filter { $0.hasPrefix("ConfigParser") || $0 == "ThresholdOverrides.swift" }.sorted()
+        #expect(sources.count >= 3, "\(sources)")
+        let parser = try sources.map { try Self.text("Sources/GestureConfig/" + $0) }.joined(separator: "\n")
         let page = try Self.text("docs/man/gestured.yaml.5.scd")
         let lists = try NSRegularExpression(pattern: "(?:keys: |Keys = )\\[([^\\]]*)\\]|\\.init\\(name: \"[a-z_]+\"")
         let word = try NSRegularExpression(pattern: "\"([a-z_]+)\"")
