@@ -1,0 +1,102 @@
+// Per-application bindings end to end, with real desktops: the daemon replays a 4-finger swipe
+// up, `gestured listen` runs the binding for the focused application. Real sway (headless) with
+// two foot windows; real Xvfb with openbox (EWMH) and two xterms.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+
+@Suite(.serialized) struct FocusSessionTests {
+    static let swipe4 = TestPaths.fixture("touchscreen-ep0430m09-4finger-swipe-up")
+
+    /// The listen config: a global binding, one for app A, one for no focused window.
+    static func config(out: String, app: String) -> String {
+        """
+        bindings:
+          - gesture: swipe
+            fingers: 4
+            command: 'echo "global $GESTURE_DIRECTION" >> \(out)'
+          - gesture: swipe
+            fingers: 4
+            app: "\(app)"
+            command: 'echo "app $GESTURE_DIRECTION" >> \(out)'
+          - gesture: swipe
+            fingers: 4
+            app: none
+            command: 'echo "nothing $GESTURE_DIRECTION" >> \(out)'
+        """
+    }
+
+    /// Runs `gestured listen` against a looping replay; `steps` each focus something and name
+    /// the line the next swipe must write.
+    static func run(_ session: DesktopSession, app: String, backend: String?, steps: [(String, () throws -> Void)]) throws {
+        guard let bin = TestPaths.binary else { throw TestFailure(description: "no gestured binary") }
+        let out = session.dir + "/bindings.out"
+        let cfg = session.dir + "/listen.yaml"
+        try config(out: out, app: app).write(toFile: cfg, atomically: true, encoding: .utf8)
+        try steps[0].1()
+        let d = try DaemonProcess(["--replay", swipe4, "--replay-wait-for-clients", "1", "--replay-loop"])
+        defer { _ = d.stop() }
+        let listen = Process()
+        listen.executableURL = URL(fileURLWithPath: bin)
+        listen.arguments = ["listen", "--config", cfg, "--socket", d.socket] + (backend.map { ["--focus-backend", $0] } ?? [])
+        var env = ["PATH": "/usr/bin:/bin", "HOME": session.dir]
+        env.merge(session.environment) { $1 }
+        listen.environment = env
+        let listenLog = session.dir + "/listen.log"
+        _ = FileManager.default.createFile(atPath: listenLog, contents: nil)
+        listen.standardError = FileHandle(forWritingAtPath: listenLog)
+        try listen.run()
+        defer { listen.terminate(); listen.waitUntilExit() }
+        var seen = 0
+        for (i, (expected, focus)) in steps.enumerated() {
+            if i > 0 { try focus() }
+            // The first swipe after this focus change: lines written meanwhile by a replay that
+            // was already under way when the focus changed are skipped.
+            try session.waitUntil("'\(expected) up' after step \(i); daemon: \(d.log)", seconds: 20) {
+                let lines = ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: "\n")
+                guard lines.count > seen + 1 || (i == 0 && lines.count > seen) else { return false }
+                let fresh = lines[(i == 0 ? seen : seen + 1)...]
+                #expect(fresh.first == "\(expected) up", "step \(i): lines \(lines)")
+                seen = lines.count
+                return true
+            }
+        }
+        let log = (try? String(contentsOfFile: listenLog, encoding: .utf8)) ?? ""
+        #expect(log.components(separatedBy: "focus: following").count == 2, "listen's log: \(log)")
+    }
+
+    @Test func sway_focusedAppRunsItsBinding_otherAppRunsTheGlobalOne() throws {
+        let s = try DesktopSession.sway()
+        try s.foot(appID: "gestured-test-a", title: "A")
+        try s.foot(appID: "gestured-test-b", title: "B")
+        try Self.run(s, app: "gestured-test-a", backend: nil, steps: [
+            ("app", { try s.swaymsg("[app_id=gestured-test-a] focus") }),
+            ("global", { try s.swaymsg("[app_id=gestured-test-b] focus") }),
+            ("nothing", { try s.swaymsg("workspace 2") }),
+            ("app", { try s.swaymsg("[app_id=gestured-test-a] focus") }),
+        ])
+    }
+
+    @Test func wlrForeignToplevel_onSway_followsTheActivatedWindow() throws {
+        let s = try DesktopSession.sway()
+        try s.foot(appID: "gestured-test-a", title: "A")
+        try s.foot(appID: "gestured-test-b", title: "B")
+        try Self.run(s, app: "gestured-test-*a", backend: "wlr", steps: [
+            ("app", { try s.swaymsg("[app_id=gestured-test-a] focus") }),
+            ("global", { try s.swaymsg("[app_id=gestured-test-b] focus") }),
+        ])
+    }
+
+    @Test func x11_openbox_focusedClassRunsItsBinding_otherRunsTheGlobalOne() throws {
+        let s = try DesktopSession.x11()
+        try s.xterm(class: "GesturedTestA", title: "A")
+        try s.xterm(class: "GesturedTestB", title: "B")
+        try Self.run(s, app: "gesturedtesta", backend: nil, steps: [
+            ("app", { try s.activate(class: "GesturedTestA") }),
+            ("global", { try s.activate(class: "GesturedTestB") }),
+            ("app", { try s.activate(class: "GesturedTestA") }),
+        ])
+    }
+}
