@@ -4,7 +4,11 @@
 set -eu
 cd "$(dirname "$0")/.."
 need=""
-for p in libevdev-dev libudev-dev libyaml-dev pkg-config systemd; do
+# The focus backends' libraries (xcb, wayland-client, sd-bus), and the real desktops the
+# per-application tests run: a headless sway with foot windows, Xvfb with openbox and xterms.
+for p in libevdev-dev libudev-dev libyaml-dev pkg-config systemd \
+         libxcb1-dev libwayland-dev libsystemd-dev dbus-daemon \
+         sway foot xvfb openbox xterm x11-utils xdotool; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
 done
 if [ -n "$need" ]; then
