@@ -82,6 +82,7 @@ public final class FocusTracker: Sendable {
         }
         var backoff: Int32 = 250
         var said = false
+        var outage = false
         var chosen: FocusBackend? = nil
         // Until one backend connects, try every candidate; say once which were tried.
         while chosen == nil {
@@ -92,7 +93,7 @@ public final class FocusTracker: Sendable {
                     let fd = try b.connect()
                     chosen = b
                     log("focus: following \(kind.summary) at \(b.endpoint)")
-                    follow(b, fd: fd)
+                    follow(b, fd: fd, outage: &outage)
                     break
                 } catch { failures.append("\(kind.rawValue) (\(why)): \(error.description)") }
             }
@@ -112,14 +113,15 @@ public final class FocusTracker: Sendable {
             do {
                 let fd = try backend.connect()
                 backoff = 250
-                log("focus: \(backend.kind.rawValue) is back at \(backend.endpoint)")
-                follow(backend, fd: fd)
+                follow(backend, fd: fd, outage: &outage)
             } catch { continue }
         }
     }
 
-    /// Reads focus changes until the connection fails or the tracker stops.
-    private func follow(_ backend: FocusBackend, fd: Int32) {
+    /// Reads focus changes until the connection fails or the tracker stops. `outage`: a loss
+    /// was said and not yet its end; the end is said when the backend reports a focus again, so
+    /// a backend that connects and fails over and over is said once.
+    private func follow(_ backend: FocusBackend, fd: Int32, outage: inout Bool) {
         observe?(.connected(backend.kind, endpoint: backend.endpoint))
         var last: FocusChange? = nil
         var warned = false
@@ -127,14 +129,18 @@ public final class FocusTracker: Sendable {
             backend.disconnect()
             current.withLock { $0 = .unknown }
         }
-        func apply(_ changes: [FocusChange]) {
+        func apply(_ changes: [FocusChange], _ outage: inout Bool) {
+            if outage && !changes.isEmpty {
+                log("focus: \(backend.kind.rawValue) is back at \(backend.endpoint)")
+                outage = false
+            }
             for c in changes where c != last {
                 last = c
                 current.withLock { $0 = c.appFocus }
                 observe?(.changed(c))
             }
         }
-        apply(backend.pending())
+        apply(backend.pending(), &outage)
         var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
         while !stopping.load(ordering: .relaxed) {
             fds[0].revents = 0; fds[1].revents = 0
@@ -143,16 +149,19 @@ public final class FocusTracker: Sendable {
             if fds[1].revents != 0 { return }
             let changes: [FocusChange]
             do { changes = try backend.receive() } catch {
-                log("focus: lost \(backend.kind.rawValue) (\(error.description)); only bindings without app: run "
-                    + "until it is back; reconnecting")
-                observe?(.lost(backend.kind))
+                if !outage {
+                    log("focus: lost \(backend.kind.rawValue) (\(error.description)); only bindings without app: run "
+                        + "until it is back; reconnecting")
+                    observe?(.lost(backend.kind))
+                    outage = true
+                }
                 return
             }
             if !warned, let w = backend.takeWarnings().first {
                 log("focus: warning: \(w) (further problems of this connection are not logged)")
                 warned = true
             }
-            apply(changes)
+            apply(changes, &outage)
         }
     }
 
