@@ -8,7 +8,7 @@ final class NiriBackend: FocusBackend {
     let kind = FocusBackendKind.niri
     let socketPath: String
     private var stream: UnixStream?
-    private var lines = LineSplitter(maximumLineBytes: 16 << 20)
+    private var lines = LineSplitter(maximumLineBytes: 4 << 20)
     private var warnings: [String] = []
     private var windows: [Int: FocusedWindow] = [:]
     private var focusedID: Int?
@@ -22,7 +22,7 @@ final class NiriBackend: FocusBackend {
         let s = try UnixStream.connect(socketPath)
         try s.write(Array("\"EventStream\"\n".utf8))
         stream = s
-        lines = LineSplitter(maximumLineBytes: 16 << 20)
+        lines = LineSplitter(maximumLineBytes: 4 << 20)
         windows = [:]; focusedID = nil
         return s.fd
     }
@@ -30,7 +30,7 @@ final class NiriBackend: FocusBackend {
     func disconnect() { stream = nil }
 
     func takeWarnings() -> [String] {
-        if lines.skippedLongLines > 0 { warnings.append("skipped an event line longer than 16 MiB") }
+        if lines.skippedLongLines > 0 { warnings.append("skipped an event line longer than 4 MiB") }
         defer { warnings = [] }
         return warnings
     }
@@ -65,7 +65,9 @@ final class NiriBackend: FocusBackend {
             return focus
         }
         if let e = o.object("WindowFocusChanged") {
-            focusedID = (e["id"] as? Double).map { Int($0) }
+            if let id = e["id"] as? Double { focusedID = Int(id) }
+            else if e["id"] is JSONNull { focusedID = nil }
+            else { warnings.append("skipped a WindowFocusChanged without a numeric id"); return nil }
             return focus
         }
         return nil

@@ -81,19 +81,27 @@ struct LineSplitter {
 
     init(maximumLineBytes: Int) { self.maximumLineBytes = maximumLineBytes }
 
+    /// Bytes of `buffer` already searched for a newline.
+    private var scanned = 0
+
     mutating func feed(_ stream: UnixStream) throws(FocusError) -> [[UInt8]] {
         try stream.readAvailable(into: &buffer)
         var lines: [[UInt8]] = []
         var start = 0
-        while let nl = buffer[start...].firstIndex(of: 0x0a) {
-            if skippingLongLine { skippingLongLine = false } else { lines.append(Array(buffer[start..<nl])) }
+        while let nl = buffer[max(start, scanned)...].firstIndex(of: 0x0a) {
+            if skippingLongLine { skippingLongLine = false }
+            else if nl - start > maximumLineBytes { skippedLongLines += 1 }
+            else { lines.append(Array(buffer[start..<nl])) }
             start = nl + 1
+            scanned = start
         }
         buffer.removeSubrange(0..<start)
+        scanned = buffer.count
         if buffer.count > maximumLineBytes {
             if !skippingLongLine { skippedLongLines += 1 }
             skippingLongLine = true
             buffer.removeAll(keepingCapacity: false)
+            scanned = 0
         }
         return lines
     }

@@ -21,6 +21,7 @@ final class FakeSocketServer: @unchecked Sendable {
     private let fd: Int32
     private var thread: Thread?
     let received = Mutex<[UInt8]>([])
+    private let connections = Mutex<[Int32]>([])
 
     init(path: String, serve: @escaping @Sendable (Int32, FakeSocketServer) -> Void) throws {
         self.path = path
@@ -39,7 +40,9 @@ final class FakeSocketServer: @unchecked Sendable {
             while true {
                 let c = accept(listener, nil, nil)
                 if c < 0 { return }
+                connections.withLock { $0.append(c) }
                 serve(c, self)
+                connections.withLock { $0.removeAll { $0 == c } }
                 close(c)
             }
         }
@@ -49,6 +52,7 @@ final class FakeSocketServer: @unchecked Sendable {
 
     /// Closes the listening socket and removes its path (the compositor going away).
     func shutdown() {
+        connections.withLock { for c in $0 { Glibc.shutdown(c, Int32(SHUT_RDWR)) } }
         Glibc.shutdown(fd, Int32(SHUT_RDWR))
         close(fd)
         unlink(path)
