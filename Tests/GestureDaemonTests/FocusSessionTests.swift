@@ -99,4 +99,38 @@ import Testing
             ("app", { try s.activate(class: "GesturedTestA") }),
         ])
     }
+
+    /// sway killed and started again on the same socket path: `listen --print-app` says the
+    /// loss once, falls back, reconnects by itself and says once that sway is back.
+    @Test func sway_restart_listenSaysOnceAndReconnects() throws {
+        guard let bin = TestPaths.binary else { throw TestFailure(description: "no gestured binary") }
+        let s = try DesktopSession.sway()
+        try s.foot(appID: "gestured-test-a", title: "A")
+        let listen = Process()
+        listen.executableURL = URL(fileURLWithPath: bin)
+        listen.arguments = ["listen", "--print-app"]
+        var env = ["PATH": "/usr/bin:/bin", "HOME": s.dir]
+        env.merge(s.environment) { $1 }
+        listen.environment = env
+        let outPath = s.dir + "/print-app.out", errPath = s.dir + "/print-app.err"
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        listen.standardOutput = FileHandle(forWritingAtPath: outPath)
+        listen.standardError = FileHandle(forWritingAtPath: errPath)
+        try listen.run()
+        defer { listen.terminate(); listen.waitUntilExit() }
+        func out() -> String { (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" }
+        func err() -> String { (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "" }
+        try s.waitUntil("the first focus") { out().contains("app: gestured-test-a  title: \"A\"") }
+        s.killSway()
+        try s.waitUntil("the loss") { out().contains("backend lost: sway") }
+        usleep(1_500_000)                                   // reconnection attempts meanwhile
+        try s.startSway()
+        try s.foot(appID: "gestured-test-b", title: "B")
+        try s.waitUntil("the return") { out().contains("app: gestured-test-b  title: \"B\"") }
+        #expect(out().components(separatedBy: "backend lost: sway").count == 2, "stdout: \(out())")
+        #expect(out().components(separatedBy: "backend: sway").count == 3, "stdout: \(out())")
+        #expect(err().components(separatedBy: "focus: lost sway").count == 2, "stderr: \(err())")
+        #expect(err().components(separatedBy: "sway is back").count == 2, "stderr: \(err())")
+    }
 }
