@@ -50,7 +50,9 @@ final class KWinBackend: FocusBackend {
         guard r >= 0 else { throw FocusError("cannot export \(KWinBackend.objectPath): \(DBusConnection.message(r))") }
         d.keep(slot)
         dbus = d
-        scriptPath = "/tmp/gestured-kwin-focus-\(getuid())-\(getpid()).js"
+        // In the user's private runtime directory: KWin runs whatever this file says.
+        let dir = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) } ?? "/tmp"
+        scriptPath = "\(dir)/gestured-kwin-focus-\(getpid()).js"
         try writeScript(KWinBackend.script(service: d.uniqueName))
         // A script of ours left from before (same pid after a reconnect) is replaced.
         if let old = try? d.call("org.kde.KWin", "/Scripting", "org.kde.kwin.Scripting", "unloadScript", [plugin]) {
@@ -73,7 +75,8 @@ final class KWinBackend: FocusBackend {
     }
 
     private func writeScript(_ text: String) throws(FocusError) {
-        let fd = open(scriptPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        unlink(scriptPath)
+        let fd = open(scriptPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw FocusError("cannot write \(scriptPath): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         let bytes = Array(text.utf8)

@@ -29,11 +29,7 @@ final class NiriBackend: FocusBackend {
 
     func disconnect() { stream = nil }
 
-    func takeWarnings() -> [String] {
-        if lines.skippedLongLines > 0 { warnings.append("skipped an event line longer than 4 MiB") }
-        defer { warnings = [] }
-        return warnings
-    }
+    func takeWarnings() -> [String] { defer { warnings = [] }; return warnings + lines.takeLongLineWarning() }
 
     func receive() throws(FocusError) -> [FocusChange] {
         guard let s = stream else { throw FocusError("not connected") }

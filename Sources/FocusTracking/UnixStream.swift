@@ -81,6 +81,13 @@ struct LineSplitter {
 
     init(maximumLineBytes: Int) { self.maximumLineBytes = maximumLineBytes }
 
+    /// "skipped N line(s) longer than …" once per batch of skipped lines, for the log.
+    mutating func takeLongLineWarning() -> [String] {
+        guard skippedLongLines > 0 else { return [] }
+        defer { skippedLongLines = 0 }
+        return ["skipped \(skippedLongLines) event line(s) longer than \(maximumLineBytes >> 20) MiB"]
+    }
+
     /// Bytes of `buffer` already searched for a newline.
     private var scanned = 0
 

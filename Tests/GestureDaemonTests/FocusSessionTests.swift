@@ -36,11 +36,13 @@ import Testing
         let cfg = session.dir + "/listen.yaml"
         try config(out: out, app: app).write(toFile: cfg, atomically: true, encoding: .utf8)
         try steps[0].1()
-        let d = try DaemonProcess(["--replay", swipe4, "--replay-wait-for-clients", "1", "--replay-loop"])
-        defer { _ = d.stop() }
+        // listen first, so that it follows the focus before the first gesture: a gesture that
+        // arrives before the backend has answered runs the global bindings (focus unknown).
+        let daemonDir = session.dir + "/daemon"
+        try FileManager.default.createDirectory(atPath: daemonDir, withIntermediateDirectories: true)
         let listen = Process()
         listen.executableURL = URL(fileURLWithPath: bin)
-        listen.arguments = ["listen", "--config", cfg, "--socket", d.socket] + (backend.map { ["--focus-backend", $0] } ?? [])
+        listen.arguments = ["listen", "--config", cfg, "--socket", daemonDir + "/s.sock"] + (backend.map { ["--focus-backend", $0] } ?? [])
         var env = ["PATH": "/usr/bin:/bin", "HOME": session.dir]
         env.merge(session.environment) { $1 }
         listen.environment = env
@@ -49,6 +51,11 @@ import Testing
         listen.standardError = FileHandle(forWritingAtPath: listenLog)
         try listen.run()
         defer { listen.terminate(); listen.waitUntilExit() }
+        try session.waitUntil("listen following the focus") {
+            ((try? String(contentsOfFile: listenLog, encoding: .utf8)) ?? "").contains("focus: following")
+        }
+        let d = try DaemonProcess(["--replay", swipe4, "--replay-wait-for-clients", "1", "--replay-loop"], directory: daemonDir)
+        defer { _ = d.stop() }
         var seen = 0
         for (i, (expected, focus)) in steps.enumerated() {
             if i > 0 { try focus() }
