@@ -3,5 +3,7 @@
 # every unit, replay and daemon test. Usage: Tests/test.sh [extra swift test arguments]
 set -eu
 cd "$(dirname "$0")/.."
-scripts/deps.sh systemd
+# The real desktops the per-application tests run: a headless sway with foot windows, Xvfb with
+# openbox and xterms; dbus-daemon for the session-bus backends.
+scripts/deps.sh systemd dbus-daemon sway foot xvfb openbox xterm x11-utils xdotool
 exec swift test "$@"

@@ -27,11 +27,11 @@ _gestured() {
     case $cmd in
         run) opts="--config --socket --replay --replay-delay --replay-loop --replay-wait-for-clients --no-discovery --help" ;;
         replay) opts="--json --frames --device-description --help" ;;
-        check) opts="--config --help" ;;
+        check) opts="--config --listen --help" ;;
         monitor) opts="--socket --json --subscribe --help" ;;
         devices) opts="--json --help" ;;
         record) opts="-o --output --seconds --help" ;;
-        listen) opts="--config --socket --help" ;;
+        listen) opts="--config --socket --focus-backend --print-app --help" ;;
         doctor) opts="--config --socket --service --help" ;;
     esac
     if [[ $cur == -* ]]; then

@@ -30,3 +30,6 @@ complete -c gestured -n "__fish_seen_subcommand_from record" -s o -l output -r -
 complete -c gestured -n "__fish_seen_subcommand_from record" -l seconds -x -d 'stop after N seconds'
 complete -c gestured -n "__fish_seen_subcommand_from record" -a "(ls /dev/input/event* 2>/dev/null)"
 complete -c gestured -n "__fish_seen_subcommand_from doctor" -l service -x -a gestured.service -d 'systemd unit'
+complete -c gestured -n "__fish_seen_subcommand_from check" -l listen -d 'check it as listen reads it'
+complete -c gestured -n "__fish_seen_subcommand_from listen" -l focus-backend -x -a "auto off hyprland niri sway i3 kwin gnome wlr x11" -d 'focus backend'
+complete -c gestured -n "__fish_seen_subcommand_from listen" -l print-app -d 'print focus changes'

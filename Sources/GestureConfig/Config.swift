@@ -155,6 +155,9 @@ public struct Binding: Hashable, Sendable {
     public var every: Every?
     /// Only gestures from matching devices (kind and name glob).
     public var device: DeviceMatch?
+    /// `gestured listen` only: only while a matching application has the focus. A binding with a
+    /// matching `app:` hides the bindings without one for the same event.
+    public var app: AppMatch?
     /// Run by `/bin/sh -c`; gesture data arrives in GESTURE_* variables, never in this text.
     /// Empty when the binding only sends keys or a click.
     public var command: String

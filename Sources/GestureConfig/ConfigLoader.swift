@@ -5,12 +5,12 @@ import Glibc
 extension Config {
     /// Reads and parses a config file. With `path` nil the default path is read, and a missing
     /// file there means the built-in defaults; a file named explicitly must exist. An empty file
-    /// is the defaults either way.
-    public static func load(path: String?) throws(ConfigError) -> Config {
+    /// is the defaults either way. `purpose`: see `parse`.
+    public static func load(path: String?, purpose: ConfigPurpose = .daemon) throws(ConfigError) -> Config {
         let file = path ?? Config.defaultPath
         switch readFile(file) {
         case .success(let text):
-            return try parse(text, file: file)
+            return try parse(text, file: file, purpose: purpose)
         case .failure(let err):
             if path == nil && err.code == ENOENT {
                 var c = Config()

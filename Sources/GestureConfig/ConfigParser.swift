@@ -5,7 +5,8 @@ extension Config {
     /// Parses config text. `file` names it in diagnostics. An empty document is the default
     /// config. Throws every problem found (unknown keys with a did-you-mean hint, wrong types,
     /// impossible values, duplicate keys, YAML syntax errors), each with its line and column.
-    public static func parse(_ text: String, file: String) throws(ConfigError) -> Config {
+    /// `purpose`: the daemon's config rejects what only `gestured listen` can do (`app:`).
+    public static func parse(_ text: String, file: String, purpose: ConfigPurpose = .daemon) throws(ConfigError) -> Config {
         let root: Node?
         do {
             root = try parseYAML(text)
@@ -18,7 +19,7 @@ extension Config {
         config.file = file
         guard let root else { return config }
         if case .scalar(let s, _, _) = root, s.isEmpty || s == "~" || s == "null" { return config }
-        var r = Reader(file: file)
+        var r = Reader(file: file, purpose: purpose)
         r.readConfig(root, into: &config)
         if !r.diagnostics.isEmpty {
             throw ConfigError(r.diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
@@ -30,6 +31,7 @@ extension Config {
 /// Walks the YAML tree, filling a Config and collecting diagnostics.
 struct Reader {
     let file: String
+    var purpose: ConfigPurpose = .daemon
     var diagnostics: [ConfigDiagnostic] = []
 
     mutating func error(_ mark: Mark, _ message: String, hint: String? = nil) {
@@ -269,7 +271,7 @@ struct Reader {
     }
 
     static let bindingKeys = ["gesture", "fingers", "direction", "directions", "edge", "phase", "every",
-                              "device", "command", "cooldown_ms", "timeout_ms"] + Reader.actionKeys
+                              "device", "command", "cooldown_ms", "timeout_ms", "app"] + Reader.actionKeys
 
     static let gestures: [(String, GestureKind)] = GestureKind.all.map { ($0.rawValue, $0) }
     static let phases: [(String, GesturePhase)] = GesturePhase.allCases.map { ($0.rawValue, $0) }
@@ -392,6 +394,9 @@ struct Reader {
         }
         if let (_, v) = find("device") {
             b.device = readMatch(v, "device", allowID: false)
+        }
+        if let (k, v) = find("app") {
+            b.app = readApp(v, key: k)
         }
         if let (_, v) = find("cooldown_ms") {
             b.cooldown = milliseconds(v, "cooldown_ms") ?? .zero

@@ -4,7 +4,7 @@ import Glibc
 import GestureConfig
 
 let checkHelp = """
-usage: gestured check [--config FILE]
+usage: gestured check [--listen] [--config FILE]
 
 Validates a config file and exits 0 when it is valid, 1 when it is not.
 Prints a one-line summary, or every problem as
@@ -12,12 +12,15 @@ Prints a one-line summary, or every problem as
 
   --config FILE   the file to check (default \(Config.defaultPath);
                   a missing default file means the built-in defaults)
+  --listen        check it as `gestured listen` reads it (per-application `app:` bindings
+                  allowed; default file ~/.config/gestured/config.yaml)
   -h, --help      this help
 
 """
 
 func checkMain(_ arguments: [String]) -> Int32 {
     var path: String?
+    var purpose = ConfigPurpose.daemon
     var i = 0
     while i < arguments.count {
         let a = arguments[i]
@@ -25,6 +28,7 @@ func checkMain(_ arguments: [String]) -> Int32 {
         case "-h", "--help":
             print(checkHelp, terminator: "")
             return 0
+        case "--listen": purpose = .listen
         case "--config", "-c":
             guard i + 1 < arguments.count else { eprint("gestured check: --config needs a file"); return 2 }
             path = arguments[i + 1]; i += 1
@@ -34,8 +38,11 @@ func checkMain(_ arguments: [String]) -> Int32 {
         }
         i += 1
     }
+    if purpose == .listen && path == nil {
+        path = (getenv("HOME").map { String(cString: $0) } ?? "") + "/.config/gestured/config.yaml"
+    }
     do {
-        let config = try Config.load(path: path)
+        let config = try Config.load(path: path, purpose: purpose)
         // What only this system can tell: `run` would fail on a group that does not exist.
         if let g = config.socket.group, getgrnam(g) == nil {
             eprint(ConfigDiagnostic(file: config.file, line: config.socket.groupLine, column: config.socket.groupColumn,

@@ -7,7 +7,7 @@ import GestureDaemon
 import GestureWire
 
 let listenUsage = """
-    usage: gestured listen [--config FILE] [--socket PATH]
+    usage: gestured listen [--config FILE] [--socket PATH] [--focus-backend NAME] [--print-app]
 
     Runs the bindings of FILE in your session, from the gestures the system daemon streams on its
     socket: commands get your environment (DISPLAY, WAYLAND_DISPLAY, DBUS_SESSION_BUS_ADDRESS), so
@@ -17,6 +17,12 @@ let listenUsage = """
 
       --config FILE   bindings (default ~/.config/gestured/config.yaml)
       --socket PATH   the daemon's socket (default: socket.path of FILE, /run/gestured/gestured.sock)
+      --focus-backend NAME
+                      how to learn the focused window for `app:` bindings: auto (default: from
+                      the session's environment), off, or one of hyprland, niri, sway, i3, kwin,
+                      gnome, wlr, x11
+      --print-app     print the focus backend and each focus change (the ids to write after
+                      `app:`, and the title), without connecting to the daemon
       -h, --help      this text
 
     """
@@ -24,15 +30,20 @@ let listenUsage = """
 func listenMain(_ arguments: [String]) -> Int32 {
     var configPath: String?
     var socketPath: String?
+    var focusChoice = FocusChoice.auto
+    var printApp = false
     var i = 0
     while i < arguments.count {
         let a = arguments[i]
         switch a {
         case "-h", "--help": print(listenUsage, terminator: ""); return 0
-        case "--config", "--socket":
+        case "--print-app": printApp = true
+        case "--config", "--socket", "--focus-backend":
             guard i + 1 < arguments.count else { eprint("gestured listen: \(a) needs a value"); return 2 }
             i += 1
-            if a == "--config" { configPath = arguments[i] } else { socketPath = arguments[i] }
+            if a == "--config" { configPath = arguments[i] } else if a == "--socket" { socketPath = arguments[i] }
+            else if let c = FocusChoice(arguments[i]) { focusChoice = c }
+            else { eprint("gestured listen: unknown focus backend '\(arguments[i])' (one of: \(FocusChoice.names))"); return 2 }
         default:
             eprint("gestured listen: unknown option '\(a)'\n\n" + listenUsage, terminator: "")
             return 2
@@ -46,9 +57,10 @@ func listenMain(_ arguments: [String]) -> Int32 {
     for sig in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, sig); signal(sig, SIG_DFL) }
     pthread_sigmask(SIG_UNBLOCK, &set, nil)
     signal(SIGPIPE, SIG_IGN)
+    if printApp { return printFocusChanges(focusChoice) }
     let path = configPath ?? ((getenv("HOME").map { String(cString: $0) } ?? "") + "/.config/gestured/config.yaml")
     let config: Config
-    do { config = try Config.load(path: path) } catch {
+    do { config = try Config.load(path: path, purpose: .listen) } catch {
         eprint("gestured listen: config error: \(error.description)")
         return 1
     }
@@ -58,6 +70,7 @@ func listenMain(_ arguments: [String]) -> Int32 {
         eprint((priority <= 4 ? "gestured listen: warning: " : "gestured listen: ") + message)
     }
     defer { runner.shutdown() }
+    let focus = startFocusTracking(focusChoice, bindings: config.bindings)
     // Ask only for what is bound (an empty list would mean nothing: then ask for everything).
     let kinds = Set(config.bindings.map(\.gesture))
     let subscribe = WireEncoder.subscribe(Subscription(kinds: kinds.isEmpty ? nil : kinds))
@@ -75,8 +88,9 @@ func listenMain(_ arguments: [String]) -> Int32 {
             switch lines.handle(message, socket: socket, bindings: config.bindings.count) {
             case .gesture(let g, let id, let name, let kind, let node):
                 let device = HookDevice(id: id, name: name, kind: kind, node: node)
-                runner.handle(g, device: device)
-                for i in actions.match(g, device: device) {
+                let app = focus?.focus ?? .unknown
+                runner.handle(g, device: device, focus: app)
+                for i in actions.match(g, device: device, focus: app) {
                     _ = send(WireEncoder.emit(EmitRequest(binding: actions.bindings[i], gesture: g, deviceId: id == 0 ? nil : id)))
                 }
             case .log(let text): eprint("gestured listen: " + text)

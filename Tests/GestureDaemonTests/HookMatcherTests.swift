@@ -123,3 +123,44 @@ private let mScreen = HookDevice(id: 2, name: "ELAN Touchscreen", kind: .touchsc
         if fd >= 0 { close(fd) }
     }
 }
+
+/// Per-application bindings (`gestured listen`): the application's binding hides the global one
+/// for the same event, and without a focus backend only the global ones run.
+@Suite struct HookMatcherAppTests {
+    private let swipe = GestureEvent(kind: .swipe, phase: .recognized, id: 1, fingers: 3, time: .zero,
+                                     direction: .left, dxMillimeters: -20, dyMillimeters: 0)
+
+    private func matcher() throws -> BindingMatcher {
+        BindingMatcher(bindings: try Config.parse("""
+        bindings:
+          - {gesture: swipe, fingers: 3, direction: left, command: global}
+          - {gesture: swipe, fingers: 3, direction: left, app: firefox, command: browser}
+          - {gesture: swipe, fingers: 3, direction: right, app: foot, command: terminalRight}
+          - {gesture: swipe, fingers: 3, direction: left, app: none, command: desktop}
+          - {gesture: tap, command: tap}
+        """, file: "l.yaml", purpose: .listen).bindings)
+    }
+
+    @Test func test_appBinding_overridesTheGlobalOne() throws {
+        var m = try matcher()
+        #expect(m.match(swipe, device: mPad, focus: .app(ids: ["firefox"])) == [1])
+    }
+
+    @Test func test_otherApp_getsTheGlobalBinding() throws {
+        var m = try matcher()
+        // foot has a binding for swipe right only: the left swipe falls through to the global one.
+        #expect(m.match(swipe, device: mPad, focus: .app(ids: ["foot"])) == [0])
+    }
+
+    @Test func test_noFocusedWindow_runsAppNone() throws {
+        var m = try matcher()
+        #expect(m.match(swipe, device: mPad, focus: .nothing) == [3])
+    }
+
+    @Test func test_unknownFocus_andWindowWithoutId_runGlobalOnly() throws {
+        var m = try matcher()
+        #expect(m.match(swipe, device: mPad, focus: .unknown) == [0])
+        #expect(m.match(swipe, device: mPad, focus: .app(ids: [])) == [0])
+        #expect(m.match(swipe, device: mPad) == [0])
+    }
+}

@@ -13,7 +13,8 @@ STAMP_VERSION=1
 export DEBIAN_FRONTEND=noninteractive
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
 need=""
-for p in qemu-system-x86 busybox-static kmod udev evemu-tools cpio python3 libevdev-dev libudev-dev libinput-tools dbus-daemon python3-dbus python3-gi; do
+for p in qemu-system-x86 busybox-static kmod udev evemu-tools cpio python3 libevdev-dev libudev-dev \
+         libinput-tools dbus-daemon python3-dbus python3-gi libxcb1-dev libwayland-dev libsystemd-dev; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
 done
 if [ -n "$need" ]; then

@@ -33,8 +33,10 @@ public struct BindingMatcher: Sendable {
 
     public init(bindings: [Binding]) { self.bindings = bindings }
 
-    /// Indices into `bindings` of the bindings `event` fires, in file order.
-    public mutating func match(_ event: GestureEvent, device: HookDevice) -> [Int] {
+    /// Indices into `bindings` of the bindings `event` fires, in file order. `focus` is the
+    /// focused application (`gestured listen`); when a binding with `app:` matches, the bindings
+    /// without one are left out (the application overrides the global binding).
+    public mutating func match(_ event: GestureEvent, device: HookDevice, focus: AppFocus = .unknown) -> [Int] {
         var out: [Int] = []
         for (i, b) in bindings.enumerated() where b.gesture == event.kind {
             if b.every != nil && (event.phase == .ended || event.phase == .cancelled) {
@@ -48,9 +50,11 @@ public struct BindingMatcher: Sendable {
                 guard let e = event.edge, edges.contains(e) else { continue }
             }
             if let m = b.device, !m.matches(kind: device.kind, name: device.name) { continue }
+            if let app = b.app, !app.matches(focus) { continue }
             if let every = b.every, !accumulate(every, event, key: Key(binding: i, device: device.id, gesture: event.id)) { continue }
             out.append(i)
         }
+        if out.contains(where: { bindings[$0].app != nil }) { out.removeAll { bindings[$0].app == nil } }
         return out
     }
 

@@ -94,11 +94,12 @@ public final class HookRunner: Sendable {
 
     public var statistics: HookStatistics { shared.withLock { $0.stats } }
 
-    /// Runs every binding `event` matches. Never blocks on a child.
-    public func handle(_ event: GestureEvent, device: HookDevice) {
+    /// Runs every binding `event` matches (with `focus`, the focused application, for `app:`).
+    /// Never blocks on a child.
+    public func handle(_ event: GestureEvent, device: HookDevice, focus: AppFocus = .unknown) {
         let queued = shared.withLock { s -> Bool in
             guard !s.stopping else { return false }
-            let hits = s.matcher.match(event, device: device)
+            let hits = s.matcher.match(event, device: device, focus: focus)
             var any = false
             for i in hits { if enqueue(&s, binding: s.matcher.bindings[i], event: event, device: device) { any = true } }
             return any

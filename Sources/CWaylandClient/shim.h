@@ -1,0 +1,1 @@
+#include <wayland-client.h>

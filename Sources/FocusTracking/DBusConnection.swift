@@ -1,0 +1,85 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSystemd
+
+/// A thin owner of one sd-bus connection to the session bus (or the address given), with the
+/// few calls the KWin and GNOME backends need; non-variadic sd-bus functions only.
+final class DBusConnection {
+    let bus: OpaquePointer
+    private var slots: [OpaquePointer?] = []
+
+    init(address: String?) throws(FocusError) {
+        var b: OpaquePointer?
+        var r = sd_bus_new(&b)
+        guard r >= 0, let bus = b else { throw FocusError("sd_bus_new: \(DBusConnection.message(r))") }
+        if let address, !address.isEmpty {
+            r = sd_bus_set_address(bus, address)
+        } else if let run = getenv("XDG_RUNTIME_DIR") {
+            r = sd_bus_set_address(bus, "unix:path=\(String(cString: run))/bus")
+        } else {
+            sd_bus_unref(bus)
+            throw FocusError("DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are not set")
+        }
+        if r >= 0 { r = sd_bus_set_bus_client(bus, 1) }
+        if r >= 0 { r = sd_bus_start(bus) }
+        guard r >= 0 else { sd_bus_unref(bus); throw FocusError("cannot connect to the session bus: \(DBusConnection.message(r))") }
+        self.bus = bus
+    }
+
+    deinit {
+        for s in slots { sd_bus_slot_unref(s) }
+        sd_bus_flush_close_unref(bus)
+    }
+
+    static func message(_ r: Int32) -> String { String(cString: strerror(-r)) }
+
+    var fd: Int32 { sd_bus_get_fd(bus) }
+
+    var uniqueName: String {
+        var p: UnsafePointer<CChar>?
+        return sd_bus_get_unique_name(bus, &p) >= 0 && p != nil ? String(cString: p!) : ""
+    }
+
+    /// Calls a method with string arguments; the reply (caller unrefs) or an error.
+    func call(_ destination: String, _ path: String, _ interface: String, _ member: String,
+              _ arguments: [String] = [], timeoutMicroseconds: UInt64 = 3_000_000) throws(FocusError) -> OpaquePointer {
+        var m: OpaquePointer?
+        var r = sd_bus_message_new_method_call(bus, &m, destination, path, interface, member)
+        for a in arguments where r >= 0 { r = a.withCString { sd_bus_message_append_basic(m, CChar(UInt8(ascii: "s")), $0) } }
+        guard r >= 0 else { sd_bus_message_unref(m); throw FocusError("\(member): \(DBusConnection.message(r))") }
+        defer { sd_bus_message_unref(m) }
+        var error = sd_bus_error(name: nil, message: nil, _need_free: 0)
+        defer { sd_bus_error_free(&error) }
+        var reply: OpaquePointer?
+        r = sd_bus_call(bus, m, timeoutMicroseconds, &error, &reply)
+        guard r >= 0, let reply else {
+            let text = error.message.map { String(cString: $0) } ?? DBusConnection.message(r)
+            throw FocusError("\(destination) \(interface).\(member): \(text)")
+        }
+        return reply
+    }
+
+    /// Reads the next `count` string arguments of a message.
+    static func strings(_ m: OpaquePointer, _ count: Int) -> [String]? {
+        var out: [String] = []
+        for _ in 0..<count {
+            var p: UnsafePointer<CChar>?
+            guard sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &p) > 0, let p else { return nil }
+            out.append(String(cString: p))
+        }
+        return out
+    }
+
+    func keep(_ slot: OpaquePointer?) { slots.append(slot) }
+
+    /// Runs every queued message's callbacks; false when the connection is gone.
+    func process() -> Bool {
+        while true {
+            let r = sd_bus_process(bus, nil)
+            if r < 0 { return false }
+            if r == 0 { break }
+        }
+        return sd_bus_flush(bus) >= 0 && sd_bus_is_open(bus) > 0
+    }
+}

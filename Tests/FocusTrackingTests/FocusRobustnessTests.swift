@@ -1,0 +1,79 @@
+// What the compositor can do wrong, through the real backends against a stand-in compositor
+// (a fault the real ones cannot produce on demand): malformed and enormous messages, a window
+// without an app id, the socket vanishing and coming back. listen keeps going, falls back to
+// the global bindings (focus .unknown) while it is gone, and says each thing once.
+#if canImport(Glibc)
+import Glibc
+#endif
+import FocusTracking
+import Foundation
+import GestureConfig
+import Testing
+
+@Suite(.serialized) struct FocusRobustnessTests {
+    @Test func malformedAndEnormousLines_areSkippedAndSaidOnce() throws {
+        let dir = tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let enormous = "{\"WindowFocusChanged\":{\"id\":\"" + String(repeating: "x", count: 5 << 20) + "\"}}\n"
+        let server = try FakeSocketServer(path: dir + "/niri.sock") { c, s in
+            _ = s.readLine(c)
+            FakeSocketServer.send(c, "{\"Ok\":\"Handled\"}\n" + CompositorProtocolTests.niriWindows + "\n")
+            FakeSocketServer.send(c, "not json at all\n{\"WindowFocusChanged\":\n[1,2,3]\n")
+            FakeSocketServer.send(c, enormous)
+            FakeSocketServer.send(c, "{\"WindowFocusChanged\":{\"id\":2}}\n")
+            FakeSocketServer.waitForHangUp(c)
+        }
+        defer { server.shutdown() }
+        let probe = TrackerProbe(.niri, env: ["NIRI_SOCKET": dir + "/niri.sock"])
+        try probe.wait("the focus after the bad lines") { probe.changes.count == 2 }
+        #expect(probe.changes == [window("foot", "a"), window("firefox", "b")])
+        #expect(probe.recorder.logs.withLock { $0.filter { $0.contains("warning") }.count } == 1)
+        #expect(probe.logged("lost") == 0)
+        #expect(probe.tracker.focus == .app(ids: ["firefox"]))
+    }
+
+    @Test func windowWithoutAppID_matchesOnlyGlobalBindings() throws {
+        let dir = tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let run = dir
+        try FileManager.default.createDirectory(atPath: run + "/hypr/s", withIntermediateDirectories: true)
+        let server = try FakeSocketServer(path: run + "/hypr/s/.socket2.sock") { c, _ in
+            FakeSocketServer.send(c, "activewindow>>,untitled window\n")
+            FakeSocketServer.waitForHangUp(c)
+        }
+        defer { server.shutdown() }
+        let probe = TrackerProbe(.hyprland, env: ["HYPRLAND_INSTANCE_SIGNATURE": "s", "XDG_RUNTIME_DIR": run])
+        try probe.wait("the window") { probe.changes.count == 1 }
+        #expect(probe.tracker.focus == .app(ids: []))
+        #expect(!AppMatch(patterns: ["*"]).matches(probe.tracker.focus))
+        #expect(!AppMatch(patterns: [], matchesNothingFocused: true).matches(probe.tracker.focus))
+    }
+
+    /// The compositor goes away (socket closed and removed), comes back at the same path: the
+    /// focus is unknown meanwhile, the loss and the return are each said once.
+    @Test func socketVanishesAndComesBack_reconnectsSayingSoOnce() throws {
+        let dir = tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/niri.sock"
+        func serve(_ app: String) throws -> FakeSocketServer {
+            try FakeSocketServer(path: path) { c, s in
+                _ = s.readLine(c)
+                FakeSocketServer.send(c, "{\"Ok\":\"Handled\"}\n{\"WindowOpenedOrChanged\":{\"window\":{\"id\":1,\"title\":\"t\",\"app_id\":\"\(app)\",\"is_focused\":true}}}\n")
+                FakeSocketServer.waitForHangUp(c)
+            }
+        }
+        var server = try serve("before")
+        let probe = TrackerProbe(.niri, env: ["NIRI_SOCKET": path])
+        try probe.wait("the first focus") { probe.tracker.focus == .app(ids: ["before"]) }
+        server.shutdown()                                     // connection closed, socket file gone
+        try probe.wait("the loss") { probe.logged("focus: lost niri") == 1 }
+        #expect(probe.tracker.focus == .unknown)
+        usleep(1_200_000)                                     // failed reconnections, unsaid
+        #expect(probe.logged("focus: lost niri") == 1)
+        server = try serve("after")
+        defer { server.shutdown() }
+        try probe.wait("the return") { probe.tracker.focus == .app(ids: ["after"]) }
+        #expect(probe.logged("niri is back") == 1)
+        #expect(probe.logged("focus: lost niri") == 1)
+    }
+}

@@ -1,0 +1,205 @@
+// Test support: real desktops for the per-application binding tests. A headless sway (headless
+// backend, pixman renderer) with foot windows, or an Xvfb with openbox and xterms. Tests/test.sh
+// installs the Debian packages; a missing one fails the test with the package to install.
+// sway refuses to run as root, so under root every desktop process runs as nobody.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+final class DesktopSession {
+    let dir: String
+    private(set) var environment: [String: String] = [:]
+    private var children: [Child] = []
+    /// Xvfb's -displayfd pipe: kept open, since Xvfb dies of SIGPIPE writing to a closed one.
+    private var xvfbPipe: [Int32] = []
+    private let asNobody: Bool
+
+    private init(asNobody: Bool = false) throws {
+        self.asNobody = asNobody && getuid() == 0
+        dir = TestPaths.tempDirectory()
+        if self.asNobody { chmod(dir, 0o755); chown(dir, 65534, 65534) }
+    }
+
+    deinit {
+        for c in children.reversed() { c.signal(SIGTERM) }
+        for c in children { c.reap() }
+        for fd in xvfbPipe { close(fd) }
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    static func need(_ program: String, package: String) throws -> String {
+        for d in ["/usr/bin", "/usr/local/bin", "/bin"] where access("\(d)/\(program)", X_OK) == 0 { return "\(d)/\(program)" }
+        throw TestFailure(description: "\(program) is not installed (Debian package \(package)); Tests/test.sh installs it")
+    }
+
+    /// Starts a desktop process (as nobody under root) with the session's environment, its
+    /// output to DIR/log. posix_spawn and waitpid, not Foundation's Process, which under load
+    /// missed xterm's exit and waited forever.
+    @discardableResult
+    func spawn(_ argv: [String], log: String, extra: [String: String] = [:], stdoutFD: Int32? = nil) throws -> Child {
+        let bin = try DesktopSession.need(argv[0], package: argv[0])
+        let args = (asNobody ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin] : [bin]) + Array(argv.dropFirst())
+        var env = ["PATH": "/usr/bin:/bin", "HOME": dir, "LANG": "C.UTF-8"]
+        env.merge(environment) { $1 }
+        env.merge(extra) { $1 }
+        let c = try Child(args, environment: env, log: dir + "/" + log, stdoutFD: stdoutFD)
+        children.append(c)
+        return c
+    }
+
+    /// Runs a session tool (swaymsg, xdotool) to its end: status and output.
+    @discardableResult
+    func run(_ argv: [String]) throws -> (Int32, String) {
+        let p = Process()
+        // A tool that waits forever (xdotool --sync on a window that never activates) fails instead.
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        p.arguments = ["10", try DesktopSession.need(argv[0], package: argv[0])] + Array(argv.dropFirst())
+        var env = ["PATH": "/usr/bin:/bin", "HOME": dir]
+        env.merge(environment) { $1 }
+        p.environment = env
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = pipe
+        try p.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    func waitUntil(_ what: String, seconds: Double = 15, _ ok: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try ok() { return }
+            usleep(50_000)
+        }
+        throw TestFailure(description: "timed out waiting for \(what); logs: \(logs)")
+    }
+
+    var logs: String {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+        return names.filter { $0.hasSuffix(".log") }.sorted().map { n in
+            "\n== \(n):\n" + ((try? String(contentsOfFile: dir + "/" + n, encoding: .utf8)) ?? "").suffix(1500)
+        }.joined()
+    }
+
+    // MARK: sway
+
+    /// A headless sway, its IPC socket at a fixed path (so a restarted sway comes back there).
+    static func sway() throws -> DesktopSession {
+        let s = try DesktopSession(asNobody: true)
+        let run = s.dir + "/run"
+        mkdir(run, 0o700)
+        if s.asNobody { chown(run, 65534, 65534) }
+        try "output HEADLESS-1 resolution 800x600\nxwayland disable\n".write(toFile: s.dir + "/sway.conf", atomically: true, encoding: .utf8)
+        s.environment = ["XDG_RUNTIME_DIR": run, "SWAYSOCK": s.dir + "/sway.sock"]
+        try s.startSway()
+        return s
+    }
+
+    private(set) var sway: Child?
+
+    func startSway() throws {
+        unlink(dir + "/sway.sock")
+        sway = try spawn(["sway", "-c", dir + "/sway.conf"], log: "sway.log",
+                         extra: ["WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1"])
+        try waitUntil("sway's IPC socket") {
+            guard access(dir + "/sway.sock", F_OK) == 0 else { return false }
+            return try run(["swaymsg", "-t", "get_version"]).0 == 0
+        }
+        let sockets = (try? FileManager.default.contentsOfDirectory(atPath: dir + "/run")) ?? []
+        guard let wl = sockets.first(where: { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }) else {
+            throw TestFailure(description: "sway made no Wayland socket: \(logs)")
+        }
+        environment["WAYLAND_DISPLAY"] = wl
+    }
+
+    func killSway() {
+        guard let c = sway else { return }
+        c.signal(SIGKILL)
+        c.reap()
+        sway = nil
+    }
+
+    /// A foot terminal with this app id (and title), running until the session ends.
+    func foot(appID: String, title: String) throws {
+        try spawn(["foot", "--app-id=\(appID)", "--title=\(title)", "--", "sleep", "600"], log: "foot-\(appID).log")
+        try waitUntil("foot \(appID)'s window") { try run(["swaymsg", "-t", "get_tree"]).1.contains("\"app_id\": \"\(appID)\"") }
+    }
+
+    func swaymsg(_ command: String) throws {
+        let (status, out) = try run(["swaymsg", command])
+        guard status == 0 else { throw TestFailure(description: "swaymsg \(command): \(out)") }
+    }
+
+    // MARK: X11
+
+    /// Xvfb on a free display number, openbox on it.
+    static func x11() throws -> DesktopSession {
+        let s = try DesktopSession()
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw TestFailure(description: "pipe: \(errno)") }
+        s.xvfbPipe = fds
+        try s.spawn(["Xvfb", "-displayfd", "3", "-screen", "0", "800x600x24", "-nolisten", "tcp"], log: "xvfb.log", stdoutFD: fds[1])
+        var number = ""
+        var ch: UInt8 = 0
+        var p = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
+        while poll(&p, 1, 10_000) > 0, read(fds[0], &ch, 1) == 1, ch != 0x0a { number.append(Character(UnicodeScalar(ch))) }
+        guard !number.isEmpty else { throw TestFailure(description: "Xvfb did not start: \(s.logs)") }
+        s.environment = ["DISPLAY": ":" + number]
+        try s.spawn(["openbox"], log: "openbox.log")
+        try s.waitUntil("openbox's EWMH check window") { try s.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"]).1.contains("window id") }
+        return s
+    }
+
+    /// An xterm whose WM_CLASS class is `cls`.
+    func xterm(class cls: String, title: String) throws {
+        try spawn(["xterm", "-class", cls, "-T", title, "-e", "cat"], log: "xterm-\(cls).log")
+        try waitUntil("xterm \(cls)") { try run(["xdotool", "search", "--class", cls]).0 == 0 }
+    }
+
+    func activate(class cls: String) throws {
+        let (status, out) = try run(["xdotool", "search", "--class", cls, "windowactivate", "--sync"])
+        guard status == 0 else { throw TestFailure(description: "xdotool activate \(cls): \(out)") }
+    }
+}
+
+/// A child process of the test, reaped with waitpid.
+final class Child {
+    let pid: pid_t
+    private var reaped = false
+
+    init(_ argv: [String], environment: [String: String], log: String, stdoutFD: Int32?) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        if let fd = stdoutFD { posix_spawn_file_actions_adddup2(&actions, fd, 3) }
+        let cArgs = argv.map { strdup($0) } + [nil]
+        let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { cArgs.forEach { free($0) }; cEnv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, argv[0], &actions, nil, cArgs, cEnv)
+        guard rc == 0 else { throw TestFailure(description: "cannot start \(argv[0]): \(String(cString: strerror(rc)))") }
+        self.pid = pid
+    }
+
+    func signal(_ s: Int32) { if !reaped { kill(pid, s) } }
+
+    /// Waits up to 2 s, then kills.
+    func reap() {
+        guard !reaped else { return }
+        var status: Int32 = 0
+        for _ in 0..<200 {
+            if waitpid(pid, &status, WNOHANG) == pid { reaped = true; return }
+            usleep(10_000)
+        }
+        kill(pid, SIGKILL)
+        waitpid(pid, &status, 0)
+        reaped = true
+    }
+
+    deinit { if !reaped { kill(pid, SIGKILL); reap() } }
+}
