@@ -5,10 +5,9 @@ Runs inside the kernel VM (Tests/VM/sidebyside.py starts it). It makes a synthet
 touchpad and touchscreen through /dev/uinput itself, starts the consumers on each (`gestured run`
 with the harness's bindings, read through its socket by this process; `libinput debug-events`;
 the text stack of textstack.py; `lisgd` on the touchscreen), then writes a 3-finger swipe right
-frame by frame. After each frame's write it reads every consumer's output for WINDOW_MS (about a
-touchpad's 80 Hz) and then on until every consumer process sleeps (so a slow consumer's line is
-not charged to a later frame); a consumer's first matching line of the trial is charged to the
-frame written last, so the figure
+frame by frame, one frame every WINDOW_MS (a touchpad's 80 Hz), reading every consumer's output
+meanwhile. A consumer's first matching line of a trial is charged to its triggering frame (see
+`charge`), so the figure
 is `read time − write time of the triggering frame` (each consumer's own triggering frame:
 libinput reports the touchscreen's first touch at once, the text stack and lisgd act when they
 decide). p50 / p95 over TRIALS trials.
@@ -171,8 +170,8 @@ def start(node, is_touchpad, n):
     return readers
 
 
-def pump(readers, until_ns, firsts, frame_t, frame_i):
-    """Reads until until_ns; records each consumer's first matching line of the trial."""
+def pump(readers, until_ns, firsts=None):
+    """Reads until until_ns; records in firsts each consumer's first matching line (time, text)."""
     fds = {r.fd: r for r in readers}
     while True:
         left = until_ns - time.monotonic_ns()
@@ -183,8 +182,8 @@ def pump(readers, until_ns, firsts, frame_t, frame_i):
             r = fds[fd]
             got = r.read(now)
             if got is None: del fds[fd]; continue
-            if got and r.name not in firsts and frame_t is not None:
-                firsts[r.name] = ((got[0][0] - frame_t) / 1e6, frame_i, got[0][1][:60])
+            if got and firsts is not None and r.name not in firsts:
+                firsts[r.name] = (got[0][0], got[0][1][:60])
 
 
 def settle(readers, limit_s=30):
@@ -197,23 +196,24 @@ def settle(readers, limit_s=30):
                 out.append(int(v[11]) + int(v[12]))
         return out
     deadline = time.monotonic() + limit_s
-    pump(readers, time.monotonic_ns() + 1_000_000_000, {}, None, None)
+    pump(readers, time.monotonic_ns() + 1_000_000_000)
     last = ticks()
     while time.monotonic() < deadline:
-        pump(readers, time.monotonic_ns() + 500_000_000, {}, None, None)
+        pump(readers, time.monotonic_ns() + 500_000_000)
         now = ticks()
         if now == last: return
         last = now
 
 
-def all_sleeping(readers):
-    for r in readers:
-        for p in r.procs:
-            try:
-                with open(f"/proc/{p.pid}/stat") as f: state = f.read().rsplit(")", 1)[1].split()[0]
-            except OSError: continue
-            if state not in ("S", "D", "Z", "I"): return False
-    return True
+def charge(trials):
+    """[(write times, first line time)] → (latencies in ms, trigger frames). A consumer's trigger
+    frame is the same in most trials (it decides on distance): its mode. A line read after that
+    frame's write is charged to it even when later frames were written meanwhile (a slow consumer
+    is not flattered); a line read before it is charged to the last frame written before it."""
+    last_before = [max(i for i, w in enumerate(writes) if w <= t) for writes, t in trials]
+    modal = max(set(last_before), key=last_before.count)
+    frames = [min(modal, lb) for lb in last_before]
+    return [(t - writes[f]) / 1e6 for (writes, t), f in zip(trials, frames)], frames
 
 
 def pct(xs, p):
@@ -226,33 +226,28 @@ def run(kind):
     readers = start(dev.node, is_tp, kind)
     try:
         settle(readers)
-        results = {r.name: [] for r in readers}; frames_of = {r.name: [] for r in readers}; lines = {}; missing = {}
+        seen = {r.name: [] for r in readers}; lines = {}; missing = {}
         for trial in range(TRIALS):
-            firsts = {}
-            for i, f in enumerate(swipe_frames(is_tp, trial + 1)):
-                t = dev.frame(f)
-                pump(readers, t + WINDOW_MS * 1_000_000, firsts, t, i)
-                # A consumer still busy may yet print for this frame: wait until all sleep.
-                quiet = 0; cap = t + 300_000_000
-                while quiet < 2 and time.monotonic_ns() < cap:
-                    quiet = quiet + 1 if all_sleeping(readers) else 0
-                    pump(readers, time.monotonic_ns() + 1_000_000, firsts, t, i)
-            # Nothing is written now: a line still to come was triggered by the last frame (the lift).
-            pump(readers, time.monotonic_ns() + 700_000_000, firsts, t, i)
-            for name, (ms, i, line) in firsts.items():
-                results[name].append(ms); frames_of[name].append(i); lines.setdefault(name, line)
+            firsts = {}; writes = []
+            for f in swipe_frames(is_tp, trial + 1):
+                writes.append(dev.frame(f))
+                pump(readers, writes[-1] + WINDOW_MS * 1_000_000, firsts)
+            pump(readers, time.monotonic_ns() + 700_000_000, firsts)
+            for name, (t, line) in firsts.items():
+                seen[name].append((writes, t)); lines.setdefault(name, line)
             for r in readers:
                 if r.name not in firsts and r.name not in missing:
                     missing[r.name] = f"trial {trial + 1}: last lines {getattr(r, 'recent', [])}"
+        results = {}
         for r in readers:
-            xs = results[r.name]
-            if len(xs) < TRIALS:
-                print(f"latency.{kind}.{r.name}: reported in {len(xs)} of {TRIALS} trials (first miss: {missing.get(r.name)})", flush=True)
-            if not xs: continue
-            fr = sorted(set(frames_of[r.name]))
+            if len(seen[r.name]) < TRIALS:
+                print(f"latency.{kind}.{r.name}: reported in {len(seen[r.name])} of {TRIALS} trials (first miss: {missing.get(r.name)})", flush=True)
+            if not seen[r.name]: continue
+            xs, frames = charge(seen[r.name]); results[r.name] = xs
+            fr = sorted(set(frames))
             print(f"latency.{kind}.{r.name}_ms: p50 {pct(xs, 50):.2f} p95 {pct(xs, 95):.2f} (n={len(xs)}, "
                   f"frame {fr[0] if len(fr) == 1 else fr}, first line: {lines[r.name]!r})", flush=True)
-        return {r.name: pct(results[r.name], 50) for r in readers if results[r.name]}
+        return {name: pct(xs, 50) for name, xs in results.items()}
     finally:
         for r in readers:
             for p in r.procs:

@@ -237,8 +237,12 @@ def libinput_summary(lines):
         elif kind.startswith("GESTURE_") and kind.endswith("_UPDATE"):
             if acc and len(nums) >= 2: acc[1] += nums[0]; acc[2] += nums[1]
         elif kind.startswith("GESTURE_") and kind.endswith("_END"):
-            if acc and "cancelled" in line: acc[3] = " (cancelled)"
-            close()
+            g = kind[8:-4].lower()
+            if acc and acc[0].startswith(g):
+                if "cancelled" in line: acc[3] = " (cancelled)"
+                close()
+            elif "cancelled" in line:
+                close(); out.append(f"({g} cancelled)")
         elif kind == "POINTER_BUTTON" and "pressed" in line:
             close(); out.append(f"button {f[3]}")
     close()
