@@ -77,6 +77,15 @@ def private_dirty_kb(pid):
     return 0
 
 
+def wakeups_and_syscalls(pid):
+    """(voluntary context switches of every thread, read-like + write-like syscalls from /proc/PID/io)."""
+    switches = 0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        switches += status_kb(f"{pid}/task/{tid}", "voluntary_ctxt_switches")
+    io = dict(l.split(":") for l in open(f"/proc/{pid}/io"))
+    return switches, int(io["syscr"]) + int(io["syscw"])
+
+
 class Consumer:
     """One reader of the device: one or more processes measured together."""
     def __init__(self, name, procs):
@@ -159,6 +168,7 @@ def throughput():
         try:
             time.sleep(1.0); settle_cpu(consumers)  # every consumer has opened the device and is idle
             before = {c.name: c.ticks() for c in consumers}
+            io_before = wakeups_and_syscalls(d.p.pid)
             events = 0; stop = threading.Event()
             def sampler():
                 while not stop.wait(0.5):
@@ -173,6 +183,7 @@ def throughput():
             wall = time.monotonic() - t0
             for c in consumers: c.sample(); c.finish()
             after = {c.name: c.ticks() for c in consumers}
+            io_after = wakeups_and_syscalls(d.p.pid)
             dead = [c.name for c in consumers if not c.alive()]
             say(f"{name}.events", f"{events} ({times}x, {wall:.1f} s)")
             if dead: say(f"{name}.error", f"exited during the run: {', '.join(dead)}")
@@ -187,6 +198,11 @@ def throughput():
             for c in consumers:
                 say(f"{name}.memory_kb.{c.name}", f"VmRSS {c.rss} VmHWM {c.hwm} Private_Dirty {c.dirty}")
             say(f"{name}.socket_lines", count["lines"])
+            frames = frames_in(recording or header) * times
+            say(f"{name}.gestured_per_frame", f"wakeups {(io_after[0] - io_before[0]) / frames:.2f} "
+                f"read+write syscalls {(io_after[1] - io_before[1]) / frames:.2f} ({frames} frames)")
+            dropped = d.stderr().count("SYN_DROPPED")
+            if dropped: say(f"{name}.gestured_syn_dropped", f"{dropped} (the kernel dropped events gestured read too late)")
         finally:
             for c in consumers[1:]: c.stop()
             client.close(); d.stop(); dev.remove()
@@ -292,25 +308,51 @@ def recognition():
 # Profile: gestured alone on the 3M recording: syscalls per frame (strace -c), CPU profile
 # (perf, cpu-clock: software events work under TCG), malloc calls per frame (a uprobe on libc)
 
-def frames_in(path):
-    return sum(1 for l in open(path) if l.startswith("E:") and l.split()[2:5] == ["0000", "0000", "0"])
+def frames_in(path, first_ms=None):
+    """SYN_REPORTs in an evemu recording (in its first first_ms)."""
+    n = 0; t0 = None
+    for l in open(path):
+        if not l.startswith("E:"): continue
+        f = l.split(); t = float(f[1]); t0 = t if t0 is None else t0
+        if first_ms is not None and (t - t0) * 1000 > first_ms: break
+        if len(f) >= 5 and int(f[2], 16) == 0 and int(f[3], 16) == 0: n += 1
+    return n
+
+PROFILE_MS = 8000  # the first 8 s of the recording for each tool
 
 def profile():
     config = f"{WORK}/sidebyside.yaml"; open(config, "w").write(BINDINGS)
     name, header, recording, _ = SCENARIOS[0]
     rec = recording or header
-    frames = frames_in(rec)
+    frames = frames_in(rec, PROFILE_MS)
     dev = Device(header)
     d = Daemon(config=open(config).read()); client = connect(d)
     threading.Thread(target=lambda: [None for _ in iter(client.q.get, None)], daemon=True).start()
     pid = str(d.p.pid)
     try:
         time.sleep(1.5)
+        perr = open(f"{WORK}/perf.err", "w")
+        ps = subprocess.Popen(["perf", "stat", "-x", ",", "-e", "task-clock,context-switches", "-p", pid, "--", "sleep", "6"],
+                              stdout=perr, stderr=perr)
+        dev.do(f"play {rec} {PROFILE_MS}", timeout=600); ps.wait()
+        pr = subprocess.Popen(["perf", "record", "-e", "task-clock", "-F", "999", "-g", "-o", f"{WORK}/perf.data", "-p", pid,
+                               "--", "sleep", str(PROFILE_MS // 1000 + 3)], stdout=perr, stderr=perr)
+        time.sleep(1.0); dev.do(f"play {rec} {PROFILE_MS}", timeout=600); pr.wait(); perr.close()
+        for line in open(f"{WORK}/perf.err").read().strip().splitlines()[-8:]: say("profile.perf", line)
+        rep = subprocess.run(["perf", "report", "-i", f"{WORK}/perf.data", "--stdio", "--no-children", "-g", "none",
+                              "--percent-limit", "0.7", "--sort", "symbol"], capture_output=True, text=True)
+        if rep.returncode: say("profile.perf_report", rep.stderr.strip()[-300:])
+        for line in rep.stdout.splitlines():
+            if "%" in line and not line.startswith("#"): say("profile.self", " ".join(line.split()))
+        rep = subprocess.run(["perf", "report", "-i", f"{WORK}/perf.data", "--stdio", "--children", "-g", "none",
+                              "--percent-limit", "4", "--sort", "symbol"], capture_output=True, text=True)
+        for line in rep.stdout.splitlines():
+            if "%" in line and not line.startswith("#"): say("profile.children", " ".join(line.split()))
         out = f"{WORK}/strace.txt"
         st = subprocess.Popen(["strace", "-c", "-f", "-o", out, "-p", pid], stderr=subprocess.DEVNULL)
-        time.sleep(1.0); dev.do(f"play {rec}", timeout=600); time.sleep(1.0)
+        time.sleep(1.0); dev.do(f"play {rec} {PROFILE_MS}", timeout=600); time.sleep(1.0)
         st.terminate(); st.wait()
-        say("profile.frames", f"{frames} ({name}, one play)")
+        say("profile.frames", f"{frames} ({name}, first {PROFILE_MS} ms)")
         for line in open(out):
             f = line.split()
             if len(f) >= 5 and f[3].isdigit():
@@ -318,25 +360,13 @@ def profile():
         probe = subprocess.run(["perf", "probe", "-q", "-x", "/lib/x86_64-linux-gnu/libc.so.6", "malloc"], capture_output=True, text=True)
         if probe.returncode == 0:
             ps = subprocess.Popen(["perf", "stat", "-x", ",", "-e", "probe_libc:malloc", "-p", pid, "-o", f"{WORK}/malloc.txt"])
-            time.sleep(1.0); dev.do(f"play {rec}", timeout=600); time.sleep(1.0)
+            time.sleep(1.0); dev.do(f"play {rec} {PROFILE_MS}", timeout=600); time.sleep(1.0)
             ps.send_signal(2); ps.wait()
             for line in open(f"{WORK}/malloc.txt"):
                 if "probe_libc:malloc" in line:
                     say("profile.mallocs_per_frame", f"{int(line.split(',')[0]) / frames:.2f}")
         else:
             say("profile.mallocs_per_frame", f"unavailable (perf probe: {probe.stderr.strip()[-200:]})")
-        pr = subprocess.Popen(["perf", "record", "-q", "-e", "cpu-clock", "-F", "2000", "-g", "-o", f"{WORK}/perf.data", "-p", pid],
-                              stderr=subprocess.DEVNULL)
-        time.sleep(1.0); dev.do(f"play {rec}", timeout=600); time.sleep(1.0)
-        pr.send_signal(2); pr.wait()
-        rep = subprocess.run(["perf", "report", "-i", f"{WORK}/perf.data", "--stdio", "--no-children", "-g", "none",
-                              "--percent-limit", "0.7", "--sort", "symbol"], capture_output=True, text=True)
-        for line in rep.stdout.splitlines():
-            if "%" in line and not line.startswith("#"): say("profile.self", " ".join(line.split()))
-        rep = subprocess.run(["perf", "report", "-i", f"{WORK}/perf.data", "--stdio", "--children", "-g", "none",
-                              "--percent-limit", "4", "--sort", "symbol"], capture_output=True, text=True)
-        for line in rep.stdout.splitlines():
-            if "%" in line and not line.startswith("#"): say("profile.children", " ".join(line.split()))
         smaps = {}
         for line in open(f"/proc/{pid}/smaps"):
             f = line.split()
