@@ -83,8 +83,6 @@ public final class Daemon {
             log.error(error.description)
             return 1
         }
-        let dropped = Sys.pageOutExecutable()
-        log.debug("memory: start-up done, \(dropped / 1024) kB of the executable's read-only pages advised out")
         loop.run()
         shutdown()
         return exitCode

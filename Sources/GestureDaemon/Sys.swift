@@ -72,41 +72,4 @@ enum Sys {
         if rc != 0 { let e = errno; close(fd); return (-1, e) }
         return (fd, 0)
     }
-
-    /// Asks the kernel to reclaim the executable's clean, read-only pages this process alone has
-    /// touched (MADV_PAGEOUT, Linux 5.4+; EINVAL before: nothing happens). Called once after
-    /// start-up: the code that parsed the config, enumerated udev and opened the devices is not
-    /// needed while streaming, and whatever is needed faults back in from the page cache.
-    /// Returns the bytes advised.
-    @discardableResult
-    static func pageOutExecutable() -> Int {
-        var exe = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &exe, exe.count - 1)
-        guard n > 0 else { return 0 }
-        let path = Array(exe[0..<n].map { UInt8(bitPattern: $0) })
-        let fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return 0 }
-        defer { close(fd) }
-        var text: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let r = read(fd, &chunk, chunk.count)
-            if r < 0 && errno == EINTR { continue }
-            guard r > 0 else { break }
-            text += chunk[0..<r]
-        }
-        var advised = 0
-        for line in text.split(separator: UInt8(ascii: "\n")) {
-            // start-end perms offset dev inode path
-            let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
-            guard fields.count >= 6, Array(fields[5]) == path, fields[1].count == 4,
-                  fields[1][fields[1].startIndex + 1] != UInt8(ascii: "w") else { continue }
-            let range = fields[0].split(separator: UInt8(ascii: "-"))
-            guard range.count == 2, let start = UInt(String(decoding: range[0], as: UTF8.self), radix: 16),
-                  let end = UInt(String(decoding: range[1], as: UTF8.self), radix: 16), end > start,
-                  let address = UnsafeMutableRawPointer(bitPattern: start) else { continue }
-            if madvise(address, Int(end - start), 21 /* MADV_PAGEOUT */) == 0 { advised += Int(end - start) }
-        }
-        return advised
-    }
 }
