@@ -1,5 +1,5 @@
-// Synthetic protocol-B streams: N fingers on a 10-slot touchscreen at 240 Hz, moving on circles,
-// lifting and landing again every 2 s so begin/end paths are exercised too.
+// Synthetic protocol-B streams on a 10-slot touchscreen at 240 Hz: one gesture (1 to 5 moving
+// fingers: swipes, pinches, a rotation) repeated every 0.75 s, so begin/end paths run too.
 import GestureCore
 
 /// A 10-slot, 300 × 200 mm touchscreen with resolution 20 units/mm.
@@ -16,14 +16,42 @@ let syntheticDevice = DeviceDescription(
         AbsCode.y: AbsInfo(minimum: 0, maximum: 4000, resolution: 20),
     ])
 
-/// `seconds` of events for `fingers` fingers at 240 Hz.
-func syntheticEvents(fingers: Int, seconds: Int) -> [InputEvent] {
-    let rate = 240
+/// A synthetic gesture, repeated: what the fingers do while down, named for it.
+struct SyntheticGesture: Sendable {
+    var name: String
+    var fingers: Int
+    /// Finger `i`'s position in mm at progress `p` (0 at touch-down, 1 at lift).
+    var position: @Sendable (_ finger: Int, _ progress: Double) -> (x: Double, y: Double)
+}
+
+/// The bench's scenarios: every one is a gesture the recognizers take up (1 to 5 fingers, all
+/// moving), so the figures measure recognition, not the path that ignores more than 5 fingers.
+let syntheticGestures: [SyntheticGesture] = [
+    SyntheticGesture(name: "swipe_1f", fingers: 1) { _, p in (80 + 120 * p, 100) },
+    SyntheticGesture(name: "pinch_2f", fingers: 2) { i, p in
+        let half = 20 + 40 * p   // 40 mm apart → 120 mm apart: pinch out
+        return (150 + (i == 0 ? -half : half), 100)
+    },
+    SyntheticGesture(name: "rotate_2f", fingers: 2) { i, p in
+        let a = Double(i) * .pi + p * .pi / 2   // a quarter turn, 60 mm apart
+        return (150 + 30 * cosine(a), 100 + 30 * sine(a))
+    },
+    SyntheticGesture(name: "swipe_3f", fingers: 3) { i, p in (60 + Double(i) * 20 + 120 * p, 100) },
+    SyntheticGesture(name: "swipe_4f", fingers: 4) { i, p in (90 + Double(i) * 20, 160 - 110 * p) },
+    SyntheticGesture(name: "pinch_5f", fingers: 5) { i, p in
+        let a = Double(i) * 2 * .pi / 5, r = 60 - 40 * p   // 5 fingers closing in
+        return (150 + r * cosine(a), 100 + r * sine(a))
+    },
+]
+
+/// `seconds` of `gesture` at 240 Hz: down for 0.5 s while moving, lifted for 0.25 s, again.
+func syntheticEvents(_ gesture: SyntheticGesture, seconds: Int) -> [InputEvent] {
+    let rate = 240, unitsPerMillimetre = 20.0
     let frames = rate * seconds
-    let periodFrames = 2 * rate   // down 1.75 s, up 0.25 s
-    let downFrames = periodFrames - rate / 4
+    let downFrames = rate / 2
+    let periodFrames = downFrames + rate / 4
     var events: [InputEvent] = []
-    events.reserveCapacity(frames * (fingers * 3 + 3))
+    events.reserveCapacity(frames * (gesture.fingers * 3 + 3))
     var nextTrackingID: Int32 = 1
     var currentSlot: Int32 = 0
     for f in 0..<frames {
@@ -36,18 +64,17 @@ func syntheticEvents(fingers: Int, seconds: Int) -> [InputEvent] {
             if s != currentSlot { ev(EventType.abs, AbsCode.mtSlot, s); currentSlot = s }
         }
         if phaseFrame < downFrames {
-            let angle = Double(phaseFrame) / Double(rate) * 2 * Double.pi * 0.5
-            for finger in 0..<fingers {
+            let progress = Double(phaseFrame) / Double(downFrames - 1)
+            for finger in 0..<gesture.fingers {
                 slot(Int32(finger))
                 if phaseFrame == 0 { ev(EventType.abs, AbsCode.mtTrackingId, nextTrackingID); nextTrackingID += 1 }
-                let cx = 600.0 + Double(finger) * 500, cy = 2000.0
-                let r = 300.0 + Double(finger) * 10
-                ev(EventType.abs, AbsCode.mtPositionX, Int32(cx + r * cosine(angle + Double(finger))))
-                ev(EventType.abs, AbsCode.mtPositionY, Int32(cy + r * sine(angle + Double(finger))))
+                let (x, y) = gesture.position(finger, progress)
+                ev(EventType.abs, AbsCode.mtPositionX, Int32(x * unitsPerMillimetre))
+                ev(EventType.abs, AbsCode.mtPositionY, Int32(y * unitsPerMillimetre))
             }
             if phaseFrame == 0 { ev(EventType.key, KeyCode.btnTouch, 1) }
         } else if phaseFrame == downFrames {
-            for finger in 0..<fingers {
+            for finger in 0..<gesture.fingers {
                 slot(Int32(finger))
                 ev(EventType.abs, AbsCode.mtTrackingId, -1)
             }

@@ -1,0 +1,406 @@
+#!/usr/bin/env python3
+"""Side by side: gestured and its peers reading the same kernel device at the same time.
+
+Runs inside the kernel VM (started by Tests/VM/sidebyside.sh, as root, with real evdev, uinput and
+udevd), against the release binaries built on the host and Debian's libinput-tools and lisgd.
+
+usage: sidebyside.py --bin BIN --root ROOT [--quick] [throughput] [latency] [recognition] [profile]
+
+throughput   per scenario, one uinput device (gestured-uinput, from a recording's header) plays real
+             recordings from Tests/Fixtures back to back, read at once by `gestured run` (realistic
+             bindings, one socket client), `libinput debug-events`, `lisgd` (touchscreens) and the
+             text stack: `libinput debug-events` piped into tools/textstack.py, a stand-in for
+             libinput-gestures. Prints `name: value` lines: CPU per 10 000 events (utime + stime of
+             the whole process, all threads, from /proc/PID/stat; both processes for the text
+             stack), VmRSS and Private_Dirty (highest sample while streaming), VmHWM, ratios.
+latency      Tests/VM/latency.py: one process, one monotonic clock, synthetic protocol-B gestures.
+recognition  each touchpad recording played into uinput: libinput's gestures (with and without
+             --enable-tap) next to gestured's.
+profile      gestured alone on the 3M recording: syscalls and mallocs per frame, perf profile, smaps.
+"""
+import json, os, re, subprocess, sys, threading, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ARGS = sys.argv[1:]
+QUICK = "--quick" in ARGS
+if QUICK: ARGS.remove("--quick")
+sys.argv = [sys.argv[0]] + [a for a in ARGS if a.startswith("--") or os.path.sep in a]
+sys.path.insert(0, HERE)
+import suite  # noqa: E402  (Device, Daemon, Client, Lines, settle)
+from suite import Device, Daemon, settle, FIX, GESTURED, WORK  # noqa: E402
+MODES = [a for a in ARGS if not a.startswith("--") and os.path.sep not in a] or ["throughput", "latency"]
+TEXTSTACK = os.path.join(HERE, "textstack.py")
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+# Bindings a user might have (docs/CONFIG.md examples): 3- and 4-finger swipes, a 2-finger tap,
+# pinch in/out, a rotate every 15°; the commands are `:` so the hook cost is a spawn only.
+BINDINGS = """bindings:
+  - {gesture: swipe, fingers: 3, direction: [left, right], command: ':', cooldown_ms: 300}
+  - {gesture: swipe, fingers: 4, direction: [up, down], command: ':'}
+  - {gesture: tap, fingers: 2, command: ':'}
+  - {gesture: pinch, phase: ended, direction: [in, out], command: ':'}
+  - {gesture: rotate, phase: changed, every: 15deg, command: ':'}
+log: {level: warning}
+"""
+# The same bindings for lisgd (touch events only; "P" fires while the fingers are down).
+LISGD_GESTURES = ["3,LR,*,*,R,:", "3,RL,*,*,R,:", "4,DU,*,*,R,:", "4,UD,*,*,R,:", "2,LR,*,*,R,:"]
+
+SCENARIOS = [  # name, device header, recording, times played (full run)
+    ("touchscreen_3m_10f", f"{FIX}/touchscreen-3m-10finger-mixed-rotate-pinch-drags__whot-evemu.evemu", None, 2),
+    ("touchpad_bcm5974_protoA", f"{FIX}/touchpad-protoA-bcm5974-1f-move-2f-swipe-left-3f-swipe-right-4f-taps__whot-evemu.evemu", None, 5),
+    ("touchpad_hp8470p", f"{FIX}/touchpad-synaptics-hp8470p__whot-evemu-devices.desc",
+     f"{FIX}/touchpad-synaptics-hp8470p-1finger-right-edge-swipe-down__whot-evemu-devices.events", 20),
+]
+
+
+ERRORS = []
+
+def say(name, value):
+    if name.endswith(".error"): ERRORS.append(f"{name}: {value}")
+    print(f"{name}: {value}", flush=True)
+
+def ticks(pid):
+    """utime + stime of the whole process (every thread), in clock ticks."""
+    with open(f"/proc/{pid}/stat") as f: fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+def status_kb(pid, key):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(key + ":"): return int(line.split()[1])
+    return 0
+
+def private_dirty_kb(pid):
+    with open(f"/proc/{pid}/smaps_rollup") as f:
+        for line in f:
+            if line.startswith("Private_Dirty:"): return int(line.split()[1])
+    return 0
+
+
+def wakeups_and_syscalls(pid):
+    """(voluntary context switches of every thread, read-like + write-like syscalls from /proc/PID/io)."""
+    switches = 0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        switches += status_kb(f"{pid}/task/{tid}", "voluntary_ctxt_switches")
+    io = dict(l.split(":") for l in open(f"/proc/{pid}/io"))
+    return switches, int(io["syscr"]) + int(io["syscw"])
+
+
+class Consumer:
+    """One reader of the device: one or more processes measured together."""
+    def __init__(self, name, procs):
+        self.name, self.procs = name, procs
+        self.rss = self.dirty = self.hwm = 0
+
+    def pids(self): return [p.pid for p in self.procs]
+    def ticks(self): return sum(ticks(p) for p in self.pids())
+    def sample(self):
+        try:
+            self.rss = max(self.rss, sum(status_kb(p, "VmRSS") for p in self.pids()))
+            self.dirty = max(self.dirty, sum(private_dirty_kb(p) for p in self.pids()))
+        except OSError: pass
+    def finish(self): self.hwm = sum(status_kb(p, "VmHWM") for p in self.pids())
+    def alive(self): return all(p.poll() is None for p in self.procs)
+    def stop(self):
+        for p in self.procs:
+            if p.poll() is None: p.terminate()
+        for p in self.procs:
+            try: p.wait(timeout=5)
+            except subprocess.TimeoutExpired: p.kill(); p.wait()
+
+
+def connect(d):
+    """A socket client; retried briefly (the socket file exists a moment before listen())."""
+    deadline = time.monotonic() + 10
+    while True:
+        try: return d.client()
+        except ConnectionRefusedError:
+            if time.monotonic() > deadline: raise
+            time.sleep(0.05)
+
+
+def start_consumers(node, touchscreen, config_path):
+    """gestured (+ one socket client), libinput debug-events, the text stack, lisgd on touchscreens."""
+    d = Daemon(config=open(config_path).read())
+    client = connect(d)
+    count = {"lines": 0}
+    def drain():
+        while True:
+            m = client.q.get()
+            if m is None: return
+            count["lines"] += 1
+    threading.Thread(target=drain, daemon=True).start()
+    null = open(os.devnull, "w")
+    li = subprocess.Popen(["libinput", "debug-events", "--device", node], stdout=null, stderr=null)
+    ts_li = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", node],
+                             stdout=subprocess.PIPE, stderr=null)
+    ts_py = subprocess.Popen([sys.executable, TEXTSTACK], stdin=ts_li.stdout, stdout=null, stderr=null)
+    ts_li.stdout.close()
+    consumers = [Consumer("gestured", [d.p]), Consumer("libinput", [li]), Consumer("textstack", [ts_li, ts_py])]
+    if touchscreen:
+        argv = ["lisgd", "-d", node, "-w", "3000", "-h", "2000"]
+        for g in LISGD_GESTURES: argv += ["-g", g]
+        consumers.append(Consumer("lisgd", [subprocess.Popen(argv, stdout=null, stderr=null)]))
+    return d, client, count, consumers
+
+
+def settle_cpu(consumers, limit_s=30):
+    """Waits until no consumer uses CPU for 0.5 s (libinput loads libwacom's database at start:
+    that must not count as event work)."""
+    deadline = time.monotonic() + limit_s
+    last = [c.ticks() for c in consumers]
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        now = [c.ticks() for c in consumers]
+        if now == last: return
+        last = now
+    say("settle", f"consumers still busy after {limit_s} s")
+
+
+def throughput():
+    config = f"{WORK}/sidebyside.yaml"; open(config, "w").write(BINDINGS)
+    say("cpu_clock", f"utime+stime from /proc/PID/stat, {CLK_TCK} ticks/s")
+    for name, header, recording, times in SCENARIOS:
+        times = 1 if QUICK else times
+        dev = Device(header)
+        touchscreen = "touchscreen" in name
+        d, client, count, consumers = start_consumers(dev.node, touchscreen, config)
+        try:
+            time.sleep(1.0); settle_cpu(consumers)  # every consumer has opened the device and is idle
+            before = {c.name: c.ticks() for c in consumers}
+            io_before = wakeups_and_syscalls(d.p.pid)
+            events = 0; stop = threading.Event()
+            def sampler():
+                while not stop.wait(0.5):
+                    for c in consumers: c.sample()
+            threading.Thread(target=sampler, daemon=True).start()
+            t0 = time.monotonic()
+            for _ in range(times):
+                answer = dev.do(f"play {recording or header}", timeout=600)
+                events += int(answer.split()[2])
+            time.sleep(1.5)  # let every reader drain what is queued
+            stop.set()
+            wall = time.monotonic() - t0
+            for c in consumers: c.sample(); c.finish()
+            after = {c.name: c.ticks() for c in consumers}
+            io_after = wakeups_and_syscalls(d.p.pid)
+            dead = [c.name for c in consumers if not c.alive()]
+            say(f"{name}.events", f"{events} ({times}x, {wall:.1f} s)")
+            if dead: say(f"{name}.error", f"exited during the run: {', '.join(dead)}")
+            cpu = {}
+            for c in consumers:
+                ms = (after[c.name] - before[c.name]) * 1000 / CLK_TCK
+                cpu[c.name] = ms * 10000 / max(events, 1)
+                say(f"{name}.cpu_ms_per_10k_events.{c.name}", f"{cpu[c.name]:.0f}")
+            for c in consumers[1:]:
+                ratio = cpu["gestured"] / cpu[c.name] if cpu[c.name] else float("inf")
+                say(f"{name}.ratio_cpu.gestured:{c.name}", f"{ratio:.2f}")
+            for c in consumers:
+                say(f"{name}.memory_kb.{c.name}", f"VmRSS {c.rss} VmHWM {c.hwm} Private_Dirty {c.dirty}")
+            say(f"{name}.socket_lines", count["lines"])
+            frames = frames_in(recording or header) * times
+            say(f"{name}.gestured_per_frame", f"wakeups {(io_after[0] - io_before[0]) / frames:.2f} "
+                f"read+write syscalls {(io_after[1] - io_before[1]) / frames:.2f} ({frames} frames)")
+            dropped = d.stderr().count("SYN_DROPPED")
+            if dropped: say(f"{name}.gestured_syn_dropped", f"{dropped} (the kernel dropped events gestured read too late)")
+        finally:
+            for c in consumers[1:]: c.stop()
+            client.close(); d.stop(); dev.remove()
+            settle()
+
+
+# ---------------------------------------------------------------------------------------------
+# Recognition: what libinput and gestured make of each touchpad recording
+
+TOUCHPAD_RECORDINGS = [
+    (f"{FIX}/touchpad-protoA-bcm5974-1f-move-2f-swipe-left-3f-swipe-right-4f-taps__whot-evemu.evemu", None),
+    (f"{FIX}/touchpad-semimt-alps-1finger-double-tap__whot-evemu-devices.evemu", None),
+    (f"{FIX}/touchpad-semimt-alps-2finger-tap__whot-evemu-devices.evemu", None),
+    (f"{FIX}/touchpad-semimt-cypress-3finger-tap__whot-evemu-devices.evemu", None),
+    (f"{FIX}/touchpad-synaptics-hp8470p-1finger-right-edge-swipe-down__whot-evemu-devices.events",
+     f"{FIX}/touchpad-synaptics-hp8470p__whot-evemu-devices.desc"),
+]
+
+NUMBER = re.compile(r"[-+]?\d+\.\d+")
+
+def direction(dx, dy):
+    if abs(dx) < 1e-9 and abs(dy) < 1e-9: return ""
+    return ("right" if dx > 0 else "left") if abs(dx) > abs(dy) else ("down" if dy > 0 else "up")
+
+def libinput_summary(lines):
+    """libinput's view, run-length collapsed: pointer motion, 2-finger scroll (with its summed
+    direction), GESTURE_* (fingers, summed direction of the updates, cancelled), tap buttons."""
+    out = []; acc = None   # acc: [label, dx, dy] of the run being summed
+    def close():
+        nonlocal acc
+        if acc:
+            d = direction(acc[1], acc[2])
+            out.append(f"{acc[0]}{' ' + d if d else ''}{acc[3]}")
+        acc = None
+    for line in lines:
+        f = line.split()
+        if len(f) < 3: continue
+        kind, rest = f[1], line.split(f[2], 1)[-1]
+        nums = [float(x) for x in NUMBER.findall(rest)]
+        if kind == "POINTER_MOTION":
+            if not acc or acc[0] != "motion": close(); acc = ["motion", 0.0, 0.0, ""]
+            if len(nums) >= 2: acc[1] += nums[0]; acc[2] += nums[1]
+        elif kind == "POINTER_SCROLL_FINGER":
+            if not acc or acc[0] != "scroll 2f": close(); acc = ["scroll 2f", 0.0, 0.0, ""]
+            if len(nums) >= 4: acc[2] += nums[0]; acc[1] += nums[2]   # vert, then horiz
+        elif kind.startswith("GESTURE_") and kind.endswith("_BEGIN"):
+            close(); acc = [f"{kind[8:-6].lower()} {f[3]}f", 0.0, 0.0, ""]
+        elif kind.startswith("GESTURE_") and kind.endswith("_UPDATE"):
+            if acc and len(nums) >= 2: acc[1] += nums[0]; acc[2] += nums[1]
+        elif kind.startswith("GESTURE_") and kind.endswith("_END"):
+            g = kind[8:-4].lower()
+            if acc and acc[0].startswith(g):
+                if "cancelled" in line: acc[3] = " (cancelled)"
+                close()
+            elif "cancelled" in line:
+                close(); out.append(f"({g} cancelled)")
+        elif kind == "POINTER_BUTTON" and "pressed" in line:
+            close(); out.append(f"button {f[3]}")
+    close()
+    return out
+
+def gestured_summary(messages):
+    out = []
+    for m in messages:
+        if m.get("type") != "gesture" or m.get("phase") in ("changed", "ended"): continue
+        s = f"{m.get('gesture')} {m.get('fingers')}f"
+        if m.get("direction"): s += f" {m.get('direction')}"
+        if m.get("edge"): s += f" edge={m.get('edge')}"
+        if m.get("phase") == "cancelled": s = f"({s} cancelled)"
+        out.append(s)
+    return out
+
+def recognition():
+    config = f"{WORK}/recognition.yaml"
+    open(config, "w").write("bindings:\n  - {gesture: doubleTap, fingers: any, command: ':'}\nlog: {level: warning}\n")
+    for rec, desc in TOUCHPAD_RECORDINGS:
+        dev = Device(desc or rec)
+        d = Daemon(config=open(config).read()); c = connect(d)
+        plain = suite.Lines(["stdbuf", "-oL", "libinput", "debug-events", "--device", dev.node], name="li-plain")
+        tap = suite.Lines(["stdbuf", "-oL", "libinput", "debug-events", "--enable-tap", "--device", dev.node], name="li-tap")
+        try:
+            for l in (plain, tap): l.wait_for(lambda x: "DEVICE_ADDED" in x, 60, "libinput's DEVICE_ADDED")
+            time.sleep(0.5); c.collect(0.2, 1)
+            dev.do(f"play {rec}", timeout=300)
+            got = c.collect(1.5, 30)
+            time.sleep(0.5)
+            name = os.path.basename(rec).split("__")[0]
+            def drained(l):
+                while not l.q.empty():
+                    x = l.q.get()
+                    if x is not None: l.seen.append(x)
+                return l.seen
+            for label, l in (("libinput", plain), ("libinput_tap", tap)):
+                lines = drained(l)
+                say(f"recognition.{name}.{label}", "; ".join(libinput_summary(lines))
+                    or f"- ({len(lines)} lines: {lines[-3:]}; stderr {l.stderr()[-200:]!r})")
+            say(f"recognition.{name}.gestured", "; ".join(gestured_summary(got)) or "-")
+        finally:
+            plain.p.terminate(); tap.p.terminate(); c.close(); d.stop(); dev.remove(); settle()
+
+
+# ---------------------------------------------------------------------------------------------
+# Profile: gestured alone on the 3M recording: syscalls per frame (strace -c), CPU profile
+# (perf, cpu-clock: software events work under TCG), malloc calls per frame (a uprobe on libc)
+
+def frames_in(path, first_ms=None):
+    """SYN_REPORTs in an evemu recording (in its first first_ms)."""
+    n = 0; t0 = None
+    for l in open(path):
+        if not l.startswith("E:"): continue
+        f = l.split(); t = float(f[1]); t0 = t if t0 is None else t0
+        if first_ms is not None and (t - t0) * 1000 > first_ms: break
+        if len(f) >= 5 and int(f[2], 16) == 0 and int(f[3], 16) == 0: n += 1
+    return n
+
+PROFILE_MS = 8000  # the first 8 s of the recording for each tool
+
+def profile():
+    config = f"{WORK}/sidebyside.yaml"; open(config, "w").write(BINDINGS)
+    name, header, recording, _ = SCENARIOS[0]
+    rec = recording or header
+    frames = frames_in(rec, PROFILE_MS)
+    dev = Device(header)
+    d = Daemon(config=open(config).read()); client = connect(d)
+    threading.Thread(target=lambda: [None for _ in iter(client.q.get, None)], daemon=True).start()
+    pid = str(d.p.pid)
+    try:
+        time.sleep(1.5)
+        perr = open(f"{WORK}/perf.err", "w")
+        ps = subprocess.Popen(["perf", "stat", "-x", ",", "-e", "task-clock,context-switches", "-p", pid, "--", "sleep", "6"],
+                              stdout=perr, stderr=perr)
+        dev.do(f"play {rec} {PROFILE_MS}", timeout=600); ps.wait()
+        pr = subprocess.Popen(["perf", "record", "-e", "task-clock", "-F", "999", "-g", "-o", f"{WORK}/perf.data", "-p", pid,
+                               "--", "sleep", str(PROFILE_MS // 1000 + 3)], stdout=perr, stderr=perr)
+        time.sleep(1.0); dev.do(f"play {rec} {PROFILE_MS}", timeout=600); pr.wait(); perr.close()
+        for line in open(f"{WORK}/perf.err").read().strip().splitlines()[-8:]: say("profile.perf", line)
+        rep = subprocess.run(["perf", "report", "-i", f"{WORK}/perf.data", "--stdio", "--no-children", "-g", "none",
+                              "--percent-limit", "0.7", "--sort", "symbol"], capture_output=True, text=True)
+        if rep.returncode: say("profile.perf_report", rep.stderr.strip()[-300:])
+        for line in rep.stdout.splitlines():
+            if "%" in line and not line.startswith("#"): say("profile.self", " ".join(line.split()))
+        rep = subprocess.run(["perf", "report", "-i", f"{WORK}/perf.data", "--stdio", "--children", "-g", "none",
+                              "--percent-limit", "4", "--sort", "symbol"], capture_output=True, text=True)
+        for line in rep.stdout.splitlines():
+            if "%" in line and not line.startswith("#"): say("profile.children", " ".join(line.split()))
+        out = f"{WORK}/strace.txt"
+        st = subprocess.Popen(["strace", "-c", "-f", "-o", out, "-p", pid], stderr=subprocess.DEVNULL)
+        time.sleep(1.0); dev.do(f"play {rec} {PROFILE_MS}", timeout=600); time.sleep(1.0)
+        st.terminate(); st.wait()
+        say("profile.frames", f"{frames} ({name}, first {PROFILE_MS} ms)")
+        for line in open(out):
+            f = line.split()
+            if len(f) >= 5 and f[3].isdigit():
+                say(f"profile.syscalls_per_frame.{f[-1]}", f"{int(f[3]) / frames:.2f}")
+        probe = subprocess.run(["perf", "probe", "-q", "-x", "/lib/x86_64-linux-gnu/libc.so.6", "malloc"], capture_output=True, text=True)
+        if probe.returncode == 0:
+            ps = subprocess.Popen(["perf", "stat", "-x", ",", "-e", "probe_libc:malloc", "-p", pid, "-o", f"{WORK}/malloc.txt"])
+            time.sleep(1.0); dev.do(f"play {rec} {PROFILE_MS}", timeout=600); time.sleep(1.0)
+            ps.send_signal(2); ps.wait()
+            for line in open(f"{WORK}/malloc.txt"):
+                if "probe_libc:malloc" in line:
+                    say("profile.mallocs_per_frame", f"{int(line.split(',')[0]) / frames:.2f}")
+        else:
+            say("profile.mallocs_per_frame", f"unavailable (perf probe: {probe.stderr.strip()[-200:]})")
+        smaps = {}
+        for line in open(f"/proc/{pid}/smaps"):
+            f = line.split()
+            if "-" in f[0] and len(f[0]) > 12: region = f[5] if len(f) > 5 else "[anon]"
+            elif f[0] in ("Rss:", "Private_Dirty:"): smaps.setdefault(region, [0, 0])[0 if f[0] == "Rss:" else 1] += int(f[1])
+        for region, (rss, dirty) in sorted(smaps.items(), key=lambda kv: -kv[1][0])[:8]:
+            say("profile.smaps", f"{os.path.basename(region)} Rss {rss} kB Private_Dirty {dirty} kB")
+    finally:
+        client.close(); d.stop(); dev.remove()
+
+
+def versions():
+    say("kernel", os.uname().release)
+    r = subprocess.run(["libinput", "--version"], capture_output=True, text=True); say("libinput", r.stdout.strip())
+    r = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "lisgd"], capture_output=True, text=True)
+    say("lisgd", r.stdout.strip() or "?")
+    r = subprocess.run([GESTURED, "--version"], capture_output=True, text=True); say("gestured", (r.stdout or r.stderr).strip())
+
+
+def main():
+    versions()
+    for mode in MODES:
+        if mode == "throughput": throughput()
+        elif mode == "recognition": recognition()
+        elif mode == "profile": profile()
+        elif mode == "latency":
+            config = f"{WORK}/sidebyside.yaml"; open(config, "w").write(BINDINGS)
+            rc = subprocess.run([sys.executable, os.path.join(HERE, "latency.py"), "--bin", suite.BIN,
+                                 "--config", config]).returncode
+            if rc: return rc
+        else:
+            print(f"sidebyside: unknown mode {mode}", file=sys.stderr); return 2
+    if ERRORS: print(f"sidebyside: {len(ERRORS)} error(s)", flush=True)
+    return 1 if ERRORS else 0
+
+if __name__ == "__main__":
+    sys.exit(main())
