@@ -220,7 +220,8 @@ struct Reader {
             var rule = DeviceRule()
             rule.mark = location(item.mark)
             guard let pairs = mapping(item, "a device rule",
-                                      keys: ["match", "ignore", "thresholds", "rotation", "invert_x", "invert_y"]) else { continue }
+                                      keys: ["match", "ignore", "thresholds", "rotation", "invert_x", "invert_y",
+                                             "exclusive", "exclusive_hold_ms"]) else { continue }
             var hasMatch = false
             for (key, _, value) in pairs {
                 switch key {
@@ -236,6 +237,14 @@ struct Reader {
                     }
                 case "invert_x": rule.invertX = bool(value, "invert_x")
                 case "invert_y": rule.invertY = bool(value, "invert_y")
+                case "exclusive": rule.exclusive = bool(value, "exclusive")
+                case "exclusive_hold_ms":
+                    if let d = milliseconds(value, "exclusive_hold_ms") {
+                        if d > .seconds(2) {
+                            error(value.mark, "exclusive_hold_ms must be at most 2000",
+                                  hint: "it is how long a new touch may wait before the compositor gets it; 250 is the default")
+                        } else { rule.exclusiveHold = d }
+                    }
                 default: break
                 }
             }
