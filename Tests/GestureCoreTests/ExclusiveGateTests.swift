@@ -42,15 +42,29 @@ import Testing
 
     /// Feeds events, firing the gate's deadlines as time passes; returns what was written.
     func run(_ g: inout ExclusiveGate, _ events: [InputEvent], claimAt: Instant? = nil, until end: Instant? = nil) -> [InputEvent] {
+        timed(&g, events, claimAt: claimAt, until: end).flatMap(\.events)
+    }
+
+    /// The same, with the time each write happened (the event being fed, or the deadline fired).
+    func timed(_ g: inout ExclusiveGate, _ events: [InputEvent], claimAt: Instant? = nil, until end: Instant? = nil)
+        -> [(at: Instant, events: [InputEvent])] {
+        var written: [(at: Instant, events: [InputEvent])] = []
         var out: [ExclusiveGate.Action] = []
-        var claimed = false
-        for e in events {
-            if let d = g.nextDeadline, d <= e.time { g.advance(to: e.time, &out) }
-            if let c = claimAt, !claimed, e.time >= c { g.claim(at: e.time, &out); claimed = true }
-            g.feed(e, &out)
+        func collect(_ now: Instant) {
+            for a in out { if case .write(let w) = a { written.append((now, w)) } }
+            out.removeAll()
         }
-        if let end { g.advance(to: end, &out) }
-        return out.flatMap { if case .write(let w) = $0 { w } else { [InputEvent]() } }
+        var claimed = false
+        func catchUp(to t: Instant) {
+            while let d = g.nextDeadline, d <= t { g.advance(to: d, &out); collect(d) }
+        }
+        for e in events {
+            catchUp(to: e.time)
+            if let c = claimAt, !claimed, e.time >= c { g.claim(at: e.time, &out); claimed = true; collect(e.time) }
+            g.feed(e, &out); collect(e.time)
+        }
+        if let end { catchUp(to: end) }
+        return written
     }
 
     func threeFingerSwipe(from ms: Int64) -> [InputEvent] {
@@ -67,29 +81,39 @@ import Testing
         let written = run(&g, threeFingerSwipe(from: 0), claimAt: .milliseconds(120))
         #expect(written.isEmpty, "the claimed swipe reached the clone: \(written)")
         #expect(g.lastClaimHeld == .milliseconds(120) && g.claims == 1)
-        // A one-finger tap after it: held for the landing window (3 may follow), then forwarded.
+        // A one-finger tap after it: held for the landing window (3 may follow), lifted inside it:
+        // forwarded from the lift on, with its 40 ms kept.
         var f = Frames()
         f.touch(0, id: 7, x: 500, y: 500); f.key(KeyCode.btnTouch, 1); f.syn(1000)
         f.lift(0); f.key(KeyCode.btnTouch, 0); f.syn(1040)
-        let tap = run(&g, f.events)
-        #expect(EvdevState(slotCount: 5).applying(tap).activeSlots.isEmpty)
-        #expect(tap.contains { $0.code == AbsCode.mtTrackingId && $0.value == 7 }, "the tap's touch never reached the clone")
-        #expect(tap.filter(\.isSynReport).count == 2, "frame for frame: \(tap)")
-        #expect(g.clone.slots == g.real.slots)
+        let tap = timed(&g, f.events, until: .milliseconds(1200))
+        #expect(tap.map(\.at) == [.milliseconds(1040), .milliseconds(1080)], "write times \(tap.map(\.at))")
+        let events = tap.flatMap(\.events)
+        #expect(events.contains { $0.code == AbsCode.mtTrackingId && $0.value == 7 }, "the tap's touch never reached the clone")
+        #expect(events.filter(\.isSynReport).count == 2, "frame for frame: \(events)")
+        #expect(EvdevState(slotCount: 5).applying(events).activeSlots.isEmpty)
+        #expect(g.clone.activeSlots.isEmpty && g.lag == .zero)
     }
 
-    @Test func unboundCount_afterLanding_isForwardedFrameForFrame() {
+    @Test func unboundCount_afterLanding_isForwardedFrameForFrame_60msLate() {
         var g = gate(bound: [3])
         var f = Frames()
         f.touch(0, id: 1, x: 100, y: 100); f.key(KeyCode.btnTouch, 1); f.syn(0)
         for i in 1...30 { f.touch(0, x: 100 + Int32(i), y: 100); f.syn(Int64(i) * 10) }
         f.lift(0); f.key(KeyCode.btnTouch, 0); f.syn(320)
-        let written = run(&g, f.events)
-        #expect(written.filter(\.isSynReport).count == 32)
-        // After the landing window the kernel's frames go out untouched.
-        let late = f.events.filter { $0.time > .milliseconds(70) }
-        #expect(Array(written.suffix(late.count)) == late)
-        #expect(g.mode == .passing && g.clone == g.real)
+        let written = timed(&g, f.events, until: .milliseconds(500))
+        #expect(written.flatMap(\.events) == f.events, "not the kernel's frames")
+        #expect(written.allSatisfy { $0.at - $0.events.last!.time == .milliseconds(60) }, "\(written.map { $0.at - $0.events.last!.time })")
+        #expect(g.mode == .passing && g.clone == g.real && g.lag == .zero)
+    }
+
+    @Test func noLargerBoundCount_noHold_noDelay() {
+        var g = gate(bound: [1])
+        var f = Frames()
+        f.touch(0, id: 1, x: 100, y: 100); f.touch(1, id: 2, x: 300, y: 100); f.syn(0)
+        f.touch(0, x: 120, y: 100); f.syn(10); f.lift(0); f.lift(1); f.syn(20)
+        let written = timed(&g, f.events)
+        #expect(written.count == 3 && written.allSatisfy { $0.at == $0.events.last!.time })
     }
 
     @Test func lateClaim_onTouchscreen_endsForwardedTouchesAsPalms() {
@@ -144,7 +168,10 @@ import Testing
         #expect(!out.contains(.release))
         f = Frames(); f.lift(0); f.syn(150)
         for e in f.events { g.feed(e, &out) }
+        #expect(!out.contains(.release), "released before the delayed lift reached the clone")
+        g.advance(to: .milliseconds(300), &out)
         #expect(out.last == .release && g.mode == .ungrabbed)
+        #expect(g.clone.activeSlots.isEmpty)
     }
 
     @Test func synDropped_resyncsTheCloneByDiff() {

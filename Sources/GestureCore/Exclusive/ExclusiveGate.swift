@@ -3,21 +3,23 @@
 /// events and `advance(to:)`. The daemon does the grabbing and the writing.
 ///
 /// ```
-///             all fingers up, grab taken                  count becomes bound (or a first
-///  ungrabbed ─────────────────────────────► passing ──────contact that may grow into one)──► holding
-///     ▲          (.grab; grabbed())         │  ▲ ▲                                            │ │ │
-///     │                                     │  │ └── hold window over / unbound count / all up ┘ │ │
-///     └── all up and release asked ─────────┘  │       (held frames forwarded in order)          │ │
-///           (.release)                         │                                                 │ │
-///                                              └──── all up (forwarded contacts lifted) ◄─ claimed ◄┘
-///                                                                                        claim()
+///             all fingers up, grab taken            count becomes bound, or a first contact
+///  ungrabbed ─────────────────────────────► passing ─────that may grow into one (landing)─────► holding
+///     ▲          (.grab; grabbed())         │  ▲  ▲                                           │  │
+///     │                                     │  │  └─ hold window over / unbound count / all up ┘  │
+///     └── all up, queue empty, release ─────┘  │    (held frames go out `lag` late, spaced        │
+///           asked (.release)                   │     as they came; lag = how long the hold was)   │
+///                                              └──── all up (still contacts lifted) ◄─ claimed ◄──┘
+///                                                                                   claim()
 /// ```
 /// passing also goes to claimed on a late `claim()` (a bound gesture recognized after its
-/// contacts were forwarded). Entering claimed ends every contact the clone has without a click
-/// or a tap: `.palm` sets ABS_MT_TOOL_TYPE to MT_TOOL_PALM first (libinput cancels the touch),
-/// `.lift(after:)` leaves them standing still and lifts them once they are older than the tap
-/// window. While the clone and the real device may differ, frames are written as state diffs
-/// (`EvdevState.diff`), never as the kernel's frame (whose unchanged values the kernel left out).
+/// contacts were forwarded). Entering claimed drops what is queued and ends every contact the
+/// clone has without a click or a tap: `.palm` sets ABS_MT_TOOL_TYPE to MT_TOOL_PALM first
+/// (libinput cancels the touch), `.lift(after:)` leaves them standing still and lifts them once
+/// they are older than the tap window. While the clone and the real device may differ, frames
+/// are written as state diffs (`EvdevState.diff`), never as the kernel's frame (whose unchanged
+/// values the kernel left out). With `lag` 0 and the clone in step, a frame is written as the
+/// kernel sent it, at once.
 public struct ExclusiveGate: Sendable {
     public enum NeutralEnd: Hashable, Sendable {
         /// Touchscreens: MT_TOOL_PALM, then the lift.
@@ -71,7 +73,13 @@ public struct ExclusiveGate: Sendable {
 
     private var frame: [InputEvent] = []
     private var resyncing = false
-    private var held: [(events: [InputEvent], after: EvdevState, resync: Bool)] = []
+    /// Frames not yet written, oldest first: due at `time + lag`, or held (from `heldFrom` on).
+    private var queue: [(events: [InputEvent], after: EvdevState, resync: Bool)] = []
+    private var heldFrom: Int?
+    /// How late this touch sequence's frames reach the clone (0 until a hold ends; back to 0
+    /// once every finger is up and the queue is empty): their spacing is kept, so libinput's
+    /// pointer acceleration and tap timing see the real rhythm.
+    public private(set) var lag: Duration = .zero
     private var holdStart: Instant?
     private var holdDeadline: Instant?
     private var liftDeadline: Instant?
@@ -82,14 +90,13 @@ public struct ExclusiveGate: Sendable {
         self.settings = settings; self.real = real; self.clone = clone
     }
 
-    /// When `advance(to:)` has work: the hold window's end, a neutral lift.
+    /// When `advance(to:)` has work: the hold window's end, the next delayed frame, a neutral lift.
     public var nextDeadline: Instant? {
-        switch (mode == .holding ? holdDeadline : nil, liftDeadline) {
-        case (nil, nil): nil
-        case (let a?, nil): a
-        case (nil, let b?): b
-        case (let a?, let b?): min(a, b)
-        }
+        var d = liftDeadline
+        func take(_ x: Instant?) { if let x, d == nil || x < d! { d = x } }
+        if heldFrom != nil { take(holdDeadline) }
+        if let first = queue.first, heldFrom != 0 { take(first.events[first.events.count - 1].time + lag) }
+        return d
     }
 
     /// Asks for the grab now if no finger is down (otherwise after the frame that lifts the last).
@@ -138,30 +145,52 @@ public struct ExclusiveGate: Sendable {
         switch mode {
         case .ungrabbed:
             if wantsGrab && after == 0 { out.append(.grab) }
-        case .passing:
-            if after > before && shouldHold(before: before, after: after) {
-                mode = .holding
-                held = [(f, real, resync)]
+        case .passing, .holding:
+            if heldFrom == nil && after > before && shouldHold(before: before, after: after) {
+                heldFrom = queue.count
                 holdStart = t
                 holdDeadline = t + (settings.boundFingerCounts.contains(after) ? settings.hold : settings.landing)
+            }
+            if heldFrom == nil && queue.isEmpty && lag == .zero {
+                forward(f, target: real, resync: resync, &out)
+                releaseIfIdle(&out)
                 return
             }
-            forward(f, target: real, resync: resync, &out)
-            releaseIfIdle(&out)
-        case .holding:
-            held.append((f, real, resync))
-            if after == 0 {
-                flush(&out)
-            } else if after > before {
-                if settings.boundFingerCounts.contains(after) { holdDeadline = t + settings.hold }
-                else if !settings.boundFingerCounts.contains(where: { $0 > after }) { flush(&out) }
+            queue.append((f, real, resync))
+            if heldFrom != nil {
+                if after == 0 { endHold(at: t) }
+                else if after > before {
+                    if settings.boundFingerCounts.contains(after) { holdDeadline = t + settings.hold }
+                    else if !settings.boundFingerCounts.contains(where: { $0 > after }) { endHold(at: t) }
+                }
             }
+            mode = heldFrom == nil ? .passing : .holding
+            writeDue(at: t, &out)
         case .claimed:
             guard after == 0 else { return }
             if liftDeadline != nil { liftNow(at: t, &out) }
             mode = .passing
+            lag = .zero
             releaseIfIdle(&out)
         }
+    }
+
+    /// The hold ends at `t`: its frames go out from now on, as late as the hold lasted.
+    private mutating func endHold(at t: Instant) {
+        if let start = holdStart { lag = max(lag, t - start) }
+        heldFrom = nil; holdStart = nil; holdDeadline = nil
+        mode = .passing
+    }
+
+    /// Writes the queued frames due at `now` (not the held ones).
+    private mutating func writeDue(at now: Instant, _ out: inout [Action]) {
+        while let first = queue.first, heldFrom != 0, first.events[first.events.count - 1].time + lag <= now {
+            queue.removeFirst()
+            if let h = heldFrom { heldFrom = h - 1 }
+            forward(first.events, target: first.after, resync: first.resync, &out)
+        }
+        if queue.isEmpty && heldFrom == nil && real.fingerCount == 0 { lag = .zero }
+        releaseIfIdle(&out)
     }
 
     private func shouldHold(before: Int, after: Int) -> Bool {
@@ -171,42 +200,30 @@ public struct ExclusiveGate: Sendable {
     }
 
     /// A bound gesture was recognized on this device: its touch sequence is not the compositor's.
+    /// What is queued is dropped; what the clone already has ends without a click or a tap.
     public mutating func claim(at t: Instant, _ out: inout [Action]) {
-        switch mode {
-        case .holding:
-            lastClaimHeld = holdStart.map { t - $0 }
-            held.removeAll()
-            holdDeadline = nil
-        case .passing where real.fingerCount > 0:
-            lastClaimHeld = nil
-        default:
-            return
-        }
+        guard mode == .holding || (mode == .passing && real.fingerCount > 0) else { return }
+        lastClaimHeld = mode == .holding && clone.activeSlots.isEmpty ? holdStart.map { t - $0 } : nil
+        queue.removeAll()
+        heldFrom = nil; holdStart = nil; holdDeadline = nil
         mode = .claimed
         claims += 1
         endForwarded(at: t, &out)
     }
 
-    /// Fires the hold window's end and neutral lifts due at or before `now`.
+    /// Fires the hold window's end, delayed frames and neutral lifts due at or before `now`.
     public mutating func advance(to now: Instant, _ out: inout [Action]) {
-        if mode == .holding, let d = holdDeadline, d <= now { flush(&out); releaseIfIdle(&out) }
+        if heldFrom != nil, let d = holdDeadline, d <= now { endHold(at: d) }
+        if mode == .passing || mode == .holding { writeDue(at: now, &out) }
         if let d = liftDeadline, d <= now { liftNow(at: d, &out) }
     }
 
     // MARK: - Writing
 
-    private mutating func flush(_ out: inout [Action]) {
-        let frames = held
-        held.removeAll()
-        holdDeadline = nil; holdStart = nil
-        mode = .passing
-        for h in frames { forward(h.events, target: h.after, resync: h.resync, &out) }
-    }
-
     private mutating func releaseIfIdle(_ out: inout [Action]) {
-        guard releaseWhenIdle, mode == .passing, real.fingerCount == 0, liftDeadline == nil else { return }
+        guard releaseWhenIdle, mode == .passing, queue.isEmpty, real.fingerCount == 0, liftDeadline == nil else { return }
         out.append(.release)
-        mode = .ungrabbed; wantsGrab = false; releaseWhenIdle = false; inSync = false
+        mode = .ungrabbed; wantsGrab = false; releaseWhenIdle = false; inSync = false; lag = .zero
     }
 
     /// One real frame for the clone, whose state after it must be `target`.
