@@ -1105,6 +1105,10 @@ def actions_locked_session_pauses_keys_logind_dbus_protocol_standin():
         try: os.unlink("/run/systemd/seats/seat0")
         except OSError: pass
 
+# Exclusive devices (issue 11): their tests live in Tests/VM/exclusive.py, run in this namespace.
+_here = os.path.dirname(os.path.abspath(__file__))
+exec(compile(open(os.path.join(_here, "exclusive.py")).read(), os.path.join(_here, "exclusive.py"), "exec"))
+
 # ---------------------------------------------------------------------------------------------
 # Tests that stop udevd run last (inotify fallback).
 

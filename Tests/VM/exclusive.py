@@ -1,0 +1,327 @@
+# Exclusive devices (issue 11), run by suite.py in its own namespace (Device, Daemon, LibinputEvents,
+# check, settle, virtual_nodes … come from there). Real uinput devices, the real daemon grabbing
+# them, and real libinput (`libinput debug-events`) on the clone the compositor would read.
+import errno as _errno, fcntl as _fcntl, re as _re
+
+EVIOCGRAB = 0x40044590
+
+def grabbed_elsewhere(node):
+    """True when another fd holds EVIOCGRAB on NODE (our own grab attempt gets EBUSY)."""
+    fd = os.open(node, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        _fcntl.ioctl(fd, EVIOCGRAB, 1)
+        _fcntl.ioctl(fd, EVIOCGRAB, 0)
+        return False
+    except OSError as e:
+        if e.errno == _errno.EBUSY: return True
+        raise
+    finally:
+        os.close(fd)
+
+def clone_nodes(): return virtual_nodes("clone").get("clone", [])
+
+def wait_log(d, pattern, timeout=20, after=0):
+    """The first match of regex PATTERN in the daemon's log from offset AFTER on."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        m = _re.search(pattern, d.stderr()[after:])
+        if m: return m
+        if not d.alive(): raise Fail(f"the daemon exited: {d.stderr()[-800:]}")
+        time.sleep(0.1)
+    raise Fail(f"no log line /{pattern}/ after {timeout} s; log: {d.stderr()[-1500:]}")
+
+def wait_clone(d, real, after=0):
+    """The clone of REAL once the daemon says it grabbed REAL; checked to carry the phys mark."""
+    node = wait_log(d, rf"devices: {_re.escape(real)}: exclusive: clone (/dev/input/event\d+)", after=after).group(1)
+    wait_log(d, rf"devices: {_re.escape(real)}: exclusive: grabbed", after=after)
+    check(node in clone_nodes(), f"{node} lacks the phys mark gestured-virtual/clone: {virtual_nodes()}")
+    settle()
+    return node
+
+def wait_no_clone(timeout=10):
+    deadline = time.monotonic() + timeout
+    while clone_nodes() and time.monotonic() < deadline: time.sleep(0.1)
+    return clone_nodes()
+
+def li_events(li, kinds):
+    """debug-events lines of these event kinds seen so far."""
+    return [l for l in li.seen if any(k in l for k in kinds)]
+
+def li_pairs(lines):
+    """The (a, b) of the first "a/ b" pair and of the "( +a/ +b)" pair in POINTER_MOTION lines."""
+    out = []
+    for l in lines:
+        m = _re.search(r"([-\d.]+)/\s*([-\d.]+)\s*\(\s*([-+\d.]+)/\s*([-+\d.]+)", l)
+        if m: out.append(tuple(float(x) for x in m.groups()))
+    return out
+
+def li_scroll(lines):
+    """Sum of the vertical scroll values in POINTER_SCROLL_FINGER / POINTER_AXIS lines."""
+    total = 0.0
+    for l in lines:
+        m = _re.search(r"vert\s+(-?[\d.]+)", l)
+        if m: total += float(m.group(1))
+    return total
+
+PAD_CONFIG = """devices:
+  - match: {kind: touchpad, name: "SynPS*"}
+    exclusive: true
+bindings:
+  - gesture: swipe
+    fingers: 3
+    command: 'true'
+"""
+TOUCH_ANYTHING = ("POINTER_", "GESTURE_", "TOUCH_")
+
+@test
+def exclusive_touchpad_bound_three_finger_swipe_is_consumed():
+    """Exclusive touchpad, 3-finger swipe bound: gestured reports it, libinput on the clone sees nothing of it
+    (no GESTURE_SWIPE, no motion) while libinput on a non-exclusive twin does; the grabbed real device is silent."""
+    daemon_ready(); libinput_ready()
+    pad = Device(TOUCHPAD); twin = Device(TOUCHPAD, name="twin touchpad")
+    d = None; lis = []
+    try:
+        settle()
+        d = Daemon(config=PAD_CONFIG); c = d.client()
+        clone = wait_clone(d, pad.node)
+        check(clone_nodes() == [clone], f"one clone expected (the twin is not exclusive): {virtual_nodes()}")
+        check(grabbed_elsewhere(pad.node), f"{pad.node} is not grabbed")
+        check(not grabbed_elsewhere(twin.node), f"the twin {twin.node} is grabbed")
+        lc = LibinputEvents(clone); lt = LibinputEvents(twin.node); lr = LibinputEvents(pad.node)
+        lis = [lc, lt, lr]
+        pad.do("swipe 3 2000 2500 1800 0 400")
+        g = c.wait(lambda m: gesture("swipe", "recognized")(m) and device_of(m).get("node", pad.node) == pad.node, 10, "the swipe")
+        check(g.get("fingers") == 3, f"recognized {g}")
+        twin.do("swipe 3 2000 2500 1800 0 400")
+        lt.wait_for(lambda l: "GESTURE_SWIPE_BEGIN" in l, 10, "libinput's swipe on the twin (else this test proves nothing)")
+        quiet(lc, 1.0)
+        check(not li_events(lc, TOUCH_ANYTHING), f"libinput on the clone saw the bound swipe: {li_events(lc, TOUCH_ANYTHING)}")
+        check(not li_events(lr, TOUCH_ANYTHING), f"libinput on the grabbed device saw events: {li_events(lr, TOUCH_ANYTHING)}")
+        wait_log(d, rf"{_re.escape(pad.node)}: exclusive: grabbed")
+    finally:
+        for l in lis: l.close()
+        pad.remove(); twin.remove()
+        if d: d.stop()
+    check(not wait_no_clone(), f"a clone outlived the daemon: {virtual_nodes()}")
+
+@test
+def exclusive_touchpad_unbound_motion_and_scroll_pass_like_a_twin():
+    """Exclusive touchpad: 1-finger motion and a 2-finger scroll (unbound) reach libinput on the clone as they
+    reach it on a non-exclusive twin fed the same strokes."""
+    daemon_ready(); libinput_ready()
+    pad = Device(TOUCHPAD); twin = Device(TOUCHPAD, name="twin touchpad")
+    d = None; lis = []
+    try:
+        settle()
+        d = Daemon(config=PAD_CONFIG); d.client()
+        clone = wait_clone(d, pad.node)
+        lc = LibinputEvents(clone); lt = LibinputEvents(twin.node); lis = [lc, lt]
+        results = {}
+        for name, dev, li in (("clone", pad, lc), ("twin", twin, lt)):
+            dev.do("swipe 1 2000 2500 1600 800 500"); dev.do("sleep 400")
+            quiet(li, 0.8)
+            motion = li_pairs(li_events(li, ("POINTER_MOTION",)))
+            dev.do("swipe 2 2500 2000 0 1500 500"); dev.do("sleep 400")
+            quiet(li, 0.8)
+            scroll = li_scroll(li_events(li, ("POINTER_SCROLL_FINGER", "POINTER_AXIS")))
+            # (GESTURE_HOLD is libinput's own 2-finger hold, reported alike on both.)
+            gestures = [l for l in li_events(li, ("GESTURE_", "POINTER_BUTTON")) if "GESTURE_HOLD" not in l]
+            results[name] = (motion, scroll, gestures)
+        (cm, cs, cg), (tm, ts_, tg) = results["clone"], results["twin"]
+        check(tm and ts_, f"libinput on the twin saw no motion or no scroll: the test proves nothing ({tm[:3]}, {ts_})")
+        check(not cg and not tg, f"gestures or clicks appeared: clone {cg}, twin {tg}")
+        raw = lambda m: (sum(p[2] for p in m), sum(p[3] for p in m))
+        (cx, cy), (tx, ty) = raw(cm), raw(tm)
+        check(abs(cx - tx) <= 0.1 * abs(tx) + 2 and abs(cy - ty) <= 0.1 * abs(ty) + 2,
+              f"unaccelerated motion: clone ({cx:.1f}, {cy:.1f}), twin ({tx:.1f}, {ty:.1f})")
+        acc = lambda m: (sum(p[0] for p in m), sum(p[1] for p in m))
+        (ax, ay), (bx, by) = acc(cm), acc(tm)
+        check(abs(ax - bx) <= 0.35 * abs(bx) + 2, f"accelerated motion: clone ({ax:.1f}, {ay:.1f}), twin ({bx:.1f}, {by:.1f})")
+        check(abs(cs - ts_) <= 0.35 * abs(ts_) + 1, f"scroll: clone {cs:.1f}, twin {ts_:.1f}")
+        print(f"  exclusive pass-through: motion raw clone ({cx:.0f},{cy:.0f}) twin ({tx:.0f},{ty:.0f}); "
+              f"accelerated clone ({ax:.0f},{ay:.0f}) twin ({bx:.0f},{by:.0f}); scroll clone {cs:.1f} twin {ts_:.1f}", flush=True)
+    finally:
+        for l in lis: l.close()
+        pad.remove(); twin.remove()
+        if d: d.stop()
+
+SCREEN_CONFIG = """devices:
+  - match: {kind: touchscreen}
+    exclusive: true
+    exclusive_hold_ms: HOLD
+bindings:
+  - gesture: swipe
+    fingers: 2
+    command: 'true'
+"""
+
+def touch_lines(li): return li_events(li, ("TOUCH_DOWN", "TOUCH_UP", "TOUCH_CANCEL", "TOUCH_MOTION"))
+
+@test
+def exclusive_touchscreen_two_finger_swipe_consumed_one_finger_tap_passes():
+    """Exclusive touchscreen, 2-finger swipe bound: held, no TOUCH_DOWN reaches libinput; with no hold
+    (exclusive_hold_ms: 0, reloaded) its touches end in TOUCH_CANCEL (MT_TOOL_PALM), never TOUCH_UP;
+    a 1-finger tap (unbound) passes as TOUCH_DOWN/TOUCH_UP."""
+    daemon_ready(); libinput_ready()
+    ts = Device(TOUCHSCREEN)
+    d = None; lc = None
+    try:
+        settle()
+        d = Daemon(config=SCREEN_CONFIG.replace("HOLD", "250")); c = d.client()
+        path = f"{WORK}/d{Daemon.count}.yaml"
+        clone = wait_clone(d, ts.node)
+        lc = LibinputEvents(clone)
+        ts.do("swipe 2 100 200 500 0 300")
+        c.wait(gesture("swipe", "recognized"), 10, "the 2-finger swipe")
+        quiet(lc, 1.0)
+        check(not touch_lines(lc), f"libinput on the clone saw the held swipe: {touch_lines(lc)}")
+        tap(ts)
+        lc.wait_for(lambda l: "TOUCH_UP" in l, 10, "the tap's TOUCH_UP on the clone")
+        quiet(lc, 0.5)
+        kinds = [l.split()[1] for l in touch_lines(lc)]
+        check(kinds == ["TOUCH_DOWN", "TOUCH_UP"], f"the tap reached libinput as {kinds}")
+        # No hold: the touches reach the clone at once, and are cancelled when the swipe is claimed.
+        mark = len(d.stderr())
+        open(path, "w").write(SCREEN_CONFIG.replace("HOLD", "0"))
+        os.kill(d.p.pid, signal.SIGHUP)
+        wait_log(d, "reload: config", after=mark)
+        lc.seen.clear()
+        ts.do("swipe 2 100 200 500 0 300")
+        c.wait(gesture("swipe", "recognized"), 10, "the 2-finger swipe without hold")
+        quiet(lc, 1.0)
+        kinds = [l.split()[1] for l in touch_lines(lc) if "TOUCH_MOTION" not in l]
+        check(kinds.count("TOUCH_DOWN") == 2 and kinds.count("TOUCH_CANCEL") == 2 and "TOUCH_UP" not in kinds,
+              f"without hold libinput read {kinds}, expected 2 TOUCH_DOWN each ended by TOUCH_CANCEL")
+    finally:
+        if lc: lc.close()
+        ts.remove()
+        if d: d.stop()
+
+def fd_settled(d, want, timeout=5):
+    deadline = time.monotonic() + timeout
+    while d.fd_count() != want and time.monotonic() < deadline: time.sleep(0.1)
+    return d.fd_count()
+
+@test
+def exclusive_removal_reload_and_twenty_plug_cycles_leave_no_clone_fd_or_grab():
+    """Unplugged mid-touch: clone gone. A reload turning `exclusive` off mid-touch keeps the grab until the lift,
+    then releases it and removes the clone; on again: clone and grab back. 20 plug cycles: no leaked fd or clone."""
+    daemon_ready()
+    ts = Device(TOUCHSCREEN)
+    d = None
+    try:
+        settle()
+        d = Daemon(config=SCREEN_CONFIG.replace("HOLD", "250")); c = d.client()
+        path = f"{WORK}/d{Daemon.count}.yaml"
+        wait_clone(d, ts.node)
+        # Removed mid-touch.
+        ts.do("down 300 200"); ts.do("move 320 200")
+        mark = len(d.stderr())
+        ts.unplug()
+        c.wait(removed(ts.node), 10, f"deviceRemoved {ts.node}")
+        check(not wait_no_clone(), f"the clone outlived its device: {virtual_nodes()}")
+        wait_log(d, "exclusive: grab released and clone removed", after=mark)
+        # Plugged again: clone and grab again. Warm-up cycle, then 20 counted.
+        def cycle():
+            m = len(d.stderr())
+            node = ts.plug()
+            c.wait(added(node), 15, f"deviceAdded {node}")
+            wait_clone(d, node, after=m)
+            ts.unplug()
+            c.wait(removed(node), 15, f"deviceRemoved {node}")
+            left = wait_no_clone()
+            check(not left, f"a clone outlived its device: {left}")
+        cycle()
+        before = fd_settled(d, -1, 0.3)
+        for _ in range(20): cycle()
+        after = fd_settled(d, before)
+        check(after == before, f"fd count went from {before} to {after} over 20 exclusive plug cycles")
+        # Reload turning exclusive off while a finger is down: released only at the lift.
+        m = len(d.stderr())
+        node = ts.plug()
+        c.wait(added(node), 15, f"deviceAdded {node}")
+        wait_clone(d, node, after=m)
+        ts.do("down 300 200")
+        time.sleep(0.3)
+        m = len(d.stderr())
+        open(path, "w").write(SCREEN_CONFIG.replace("    exclusive: true\n", "    exclusive: false\n").replace("HOLD", "250"))
+        os.kill(d.p.pid, signal.SIGHUP)
+        wait_log(d, "reload: config", after=m)
+        time.sleep(0.3)
+        check(grabbed_elsewhere(node) and clone_nodes(), "the grab went while a finger was down")
+        ts.do("up")
+        wait_log(d, "exclusive: grab released and clone removed", after=m)
+        check(not grabbed_elsewhere(node), f"{node} is still grabbed after the reload and the lift")
+        check(not wait_no_clone(), f"the clone outlived the reload: {virtual_nodes()}")
+        # And on again.
+        m = len(d.stderr())
+        open(path, "w").write(SCREEN_CONFIG.replace("HOLD", "250"))
+        os.kill(d.p.pid, signal.SIGHUP)
+        wait_clone(d, node, after=m)
+        check(grabbed_elsewhere(node), f"{node} is not grabbed after exclusive came back")
+        check(d.alive(), "the daemon died")
+    finally:
+        ts.remove()
+        if d: d.stop()
+    check(not wait_no_clone(), f"a clone outlived the daemon: {virtual_nodes()}")
+
+@test
+def exclusive_kill_9_mid_touch_releases_the_grab_and_a_restart_recovers():
+    """kill -9 with a finger down: the kernel drops the grab and the clone; the restarted daemon makes a new
+    clone but grabs only once the finger lifts; SIGTERM then releases everything."""
+    daemon_ready()
+    ts = Device(TOUCHSCREEN)
+    d = d2 = None
+    try:
+        settle()
+        d = Daemon(config=SCREEN_CONFIG.replace("HOLD", "250")); d.client()
+        wait_clone(d, ts.node)
+        ts.do("down 300 200"); ts.do("move 330 200")
+        os.kill(d.p.pid, signal.SIGKILL); d.p.wait(timeout=10)
+        check(not wait_no_clone(), f"the clone outlived kill -9: {virtual_nodes()}")
+        check(not grabbed_elsewhere(ts.node), f"{ts.node} is still grabbed after kill -9")
+        d2 = Daemon(config=SCREEN_CONFIG.replace("HOLD", "250")); d2.client()
+        wait_log(d2, rf"{_re.escape(ts.node)}: exclusive: clone")
+        time.sleep(0.5)
+        check(not grabbed_elsewhere(ts.node), "the restarted daemon grabbed the device with a finger down")
+        ts.do("up")
+        wait_clone(d2, ts.node)
+        check(grabbed_elsewhere(ts.node), f"{ts.node} is not grabbed after the lift")
+        d2.stop()
+        check(not grabbed_elsewhere(ts.node), f"{ts.node} is still grabbed after SIGTERM")
+        check(not wait_no_clone(), f"the clone outlived SIGTERM: {virtual_nodes()}")
+    finally:
+        ts.remove()
+        for x in (d, d2):
+            if x: x.stop()
+
+@test
+def exclusive_second_grabber_gets_a_clear_error_and_no_dead_device():
+    """Another process holds EVIOCGRAB: the daemon says so (naming fuser), makes no clone, and the device keeps
+    working for its holder."""
+    daemon_ready()
+    ts = Device(TOUCHSCREEN)
+    d = None
+    fd = os.open(ts.node, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        _fcntl.ioctl(fd, EVIOCGRAB, 1)
+        settle()
+        d = Daemon(config=SCREEN_CONFIG.replace("HOLD", "250")); d.client()
+        line = wait_log(d, rf"{_re.escape(ts.node)}: exclusive: cannot grab it: another process holds it.*").group(0)
+        check("fuser" in line, f"the error does not say how to find the holder: {line}")
+        check(not wait_no_clone(), f"a clone was left although the grab failed: {virtual_nodes()}")
+        while True:                          # drain, then the holder must still read new events
+            try:
+                if not os.read(fd, 24 * 64): break
+            except BlockingIOError: break
+        tap(ts)
+        time.sleep(0.2)
+        got = b""
+        try: got = os.read(fd, 24 * 64)
+        except BlockingIOError: pass
+        check(len(got) >= 24, "the holder of the grab reads nothing any more")
+        check(d.alive(), "the daemon died")
+    finally:
+        os.close(fd)
+        ts.remove()
+        if d: d.stop()
