@@ -221,7 +221,7 @@ struct Reader {
             rule.mark = location(item.mark)
             guard let pairs = mapping(item, "a device rule",
                                       keys: ["match", "ignore", "thresholds", "rotation", "invert_x", "invert_y",
-                                             "exclusive", "exclusive_hold_ms"]) else { continue }
+                                             "exclusive", "exclusive_hold_ms", "exclusive_landing_ms"]) else { continue }
             var hasMatch = false
             for (key, _, value) in pairs {
                 switch key {
@@ -238,12 +238,12 @@ struct Reader {
                 case "invert_x": rule.invertX = bool(value, "invert_x")
                 case "invert_y": rule.invertY = bool(value, "invert_y")
                 case "exclusive": rule.exclusive = bool(value, "exclusive")
-                case "exclusive_hold_ms":
-                    if let d = milliseconds(value, "exclusive_hold_ms") {
+                case "exclusive_hold_ms", "exclusive_landing_ms":
+                    if let d = milliseconds(value, key) {
                         if d > .seconds(2) {
-                            error(value.mark, "exclusive_hold_ms must be at most 2000",
-                                  hint: "it is how long a new touch may wait before the compositor gets it; 250 is the default")
-                        } else { rule.exclusiveHold = d }
+                            error(value.mark, "\(key) must be at most 2000",
+                                  hint: "it is how long a new touch may wait before the compositor gets it; \(key == "exclusive_hold_ms" ? 250 : 60) is the default")
+                        } else if key == "exclusive_hold_ms" { rule.exclusiveHold = d } else { rule.exclusiveLanding = d }
                     }
                 default: break
                 }

@@ -17,15 +17,17 @@ import Testing
           - match: {kind: touchpad}
             exclusive: true
             exclusive_hold_ms: 120
+            exclusive_landing_ms: 0
           - match: {name: "Other*"}
             exclusive: false
         """, file: "t")
         let a = c.settings(for: pad("Synaptics TM3053"))
-        #expect(a.exclusive && a.exclusiveHold == .milliseconds(120))
+        #expect(a.exclusive && a.exclusiveHold == .milliseconds(120) && a.exclusiveLanding == .zero)
         let b = c.settings(for: pad("Other pad"))
         #expect(!b.exclusive && b.exclusiveHold == .milliseconds(120))
         #expect(!Config().settings(for: pad("x")).exclusive)
         #expect(Config().settings(for: pad("x")).exclusiveHold == DeviceSettings.defaultExclusiveHold)
+        #expect(Config().settings(for: pad("x")).exclusiveLanding == .milliseconds(60))
     }
 
     @Test func test_exclusiveNotABool_isAnErrorWithLineAndColumn() throws {

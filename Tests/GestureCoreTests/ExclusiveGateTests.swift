@@ -28,8 +28,9 @@ import Testing
         }
     }
 
-    func gate(bound: Set<Int>, end: ExclusiveGate.NeutralEnd = .palm, hold: Duration = .milliseconds(250)) -> ExclusiveGate {
-        var g = ExclusiveGate(settings: .init(boundFingerCounts: bound, hold: hold, neutralEnd: end, codes: Self.codes),
+    func gate(bound: Set<Int>, end: ExclusiveGate.NeutralEnd = .palm, hold: Duration = .milliseconds(250),
+              landing: Duration = .milliseconds(60)) -> ExclusiveGate {
+        var g = ExclusiveGate(settings: .init(boundFingerCounts: bound, hold: hold, landing: landing, neutralEnd: end, codes: Self.codes),
                               real: EvdevState(slotCount: 5), clone: EvdevState(slotCount: 5))
         var out: [ExclusiveGate.Action] = []
         g.start(&out)
@@ -114,6 +115,27 @@ import Testing
         f.touch(0, x: 120, y: 100); f.syn(10); f.lift(0); f.lift(1); f.syn(20)
         let written = timed(&g, f.events)
         #expect(written.count == 3 && written.allSatisfy { $0.at == $0.events.last!.time })
+    }
+
+    @Test func landingZero_unboundCountPassesAtOnce() {
+        var g = gate(bound: [3], landing: .zero)
+        var f = Frames()
+        f.touch(0, id: 1, x: 100, y: 100); f.syn(0); f.touch(0, x: 120, y: 100); f.syn(10); f.lift(0); f.syn(20)
+        let written = timed(&g, f.events)
+        #expect(written.count == 3 && written.allSatisfy { $0.at == $0.events.last!.time })
+    }
+
+    @Test func fingersLandingOneByOne_eachReArmsTheLanding_thenTheSwipeIsClaimedWhileHeld() {
+        var g = gate(bound: [3])
+        var f = Frames()
+        f.touch(0, id: 1, x: 100, y: 100); f.syn(0)
+        f.touch(1, id: 2, x: 200, y: 100); f.syn(40)      // 60 ms after the first would have passed at 60…
+        f.touch(2, id: 3, x: 300, y: 100); f.syn(90)      // …but each landing re-arms it
+        for i in 1...10 { for s in 0..<3 { f.touch(s, x: Int32(100 * (s + 1) + i * 20), y: 100) }; f.syn(90 + Int64(i) * 10) }
+        f.lift(0); f.lift(1); f.lift(2); f.syn(250)
+        let written = run(&g, f.events, claimAt: .milliseconds(150), until: .milliseconds(600))
+        #expect(written.isEmpty, "\(written)")
+        #expect(g.lastClaimHeld == .milliseconds(150))
     }
 
     @Test func lateClaim_onTouchscreen_endsForwardedTouchesAsPalms() {

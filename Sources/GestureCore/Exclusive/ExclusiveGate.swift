@@ -82,6 +82,8 @@ public struct ExclusiveGate: Sendable {
     public private(set) var lag: Duration = .zero
     private var holdStart: Instant?
     private var holdDeadline: Instant?
+    /// The hold is a landing window (no bound count reached yet).
+    private var landing = false
     private var liftDeadline: Instant?
     /// When each clone slot's contact landed on the clone.
     private var downTime: [Int: Instant] = [:]
@@ -149,7 +151,8 @@ public struct ExclusiveGate: Sendable {
             if heldFrom == nil && after > before && shouldHold(before: before, after: after) {
                 heldFrom = queue.count
                 holdStart = t
-                holdDeadline = t + (settings.boundFingerCounts.contains(after) ? settings.hold : settings.landing)
+                landing = !settings.boundFingerCounts.contains(after)
+                holdDeadline = t + (landing ? settings.landing : settings.hold)
             }
             if heldFrom == nil && queue.isEmpty && lag == .zero {
                 forward(f, target: real, resync: resync, &out)
@@ -160,8 +163,9 @@ public struct ExclusiveGate: Sendable {
             if heldFrom != nil {
                 if after == 0 { endHold(at: t) }
                 else if after > before {
-                    if settings.boundFingerCounts.contains(after) { holdDeadline = t + settings.hold }
+                    if settings.boundFingerCounts.contains(after) { holdDeadline = t + settings.hold; landing = false }
                     else if !settings.boundFingerCounts.contains(where: { $0 > after }) { endHold(at: t) }
+                    else if landing { holdDeadline = t + settings.landing }   // each finger landing re-arms it
                 }
             }
             mode = heldFrom == nil ? .passing : .holding
@@ -196,7 +200,7 @@ public struct ExclusiveGate: Sendable {
     private func shouldHold(before: Int, after: Int) -> Bool {
         guard settings.hold > .zero else { return false }
         let bound = settings.boundFingerCounts
-        return bound.contains(after) || (before == 0 && bound.contains { $0 > after })
+        return bound.contains(after) || (before == 0 && settings.landing > .zero && bound.contains { $0 > after })
     }
 
     /// A bound gesture was recognized on this device: its touch sequence is not the compositor's.

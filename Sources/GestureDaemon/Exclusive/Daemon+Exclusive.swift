@@ -8,7 +8,7 @@ extension Daemon {
     func startExclusive(_ s: DeviceSession, settings: DeviceSettings) {
         guard let evdev = (s.source as? EvdevSource)?.evdev else { return }
         do {
-            let x = try ExclusiveDevice(evdev: evdev, hold: settings.exclusiveHold, bindings: config.bindings, log: log)
+            let x = try ExclusiveDevice(evdev: evdev, hold: settings.exclusiveHold, landing: settings.exclusiveLanding, bindings: config.bindings, log: log)
             if !x.finished { s.exclusive = x }
         } catch {
             log.error("devices: \(s.source.node): exclusive: \(error.description)")
@@ -22,7 +22,8 @@ extension Daemon {
             guard s.source is EvdevSource else { continue }
             let settings = config.settings(for: s.source.description)
             if let x = s.exclusive {
-                x.reconfigure(exclusive: settings.exclusive, hold: settings.exclusiveHold, bindings: config.bindings)
+                x.reconfigure(exclusive: settings.exclusive, hold: settings.exclusiveHold, landing: settings.exclusiveLanding,
+                              bindings: config.bindings)
                 if x.finished { s.exclusive = nil }
             } else if settings.exclusive {
                 startExclusive(s, settings: settings)

@@ -18,7 +18,7 @@ final class ExclusiveDevice {
     private var actions: [ExclusiveGate.Action] = []
 
     /// Makes the clone; the grab follows as soon as no finger is down.
-    init(evdev: EvdevDevice, hold: Duration, bindings: [Binding], log: Logger) throws(DaemonError) {
+    init(evdev: EvdevDevice, hold: Duration, landing: Duration, bindings: [Binding], log: Logger) throws(DaemonError) {
         let d = evdev.description
         guard let real = evdev.currentState(), real.slotCount > 0 else {
             throw DaemonError("exclusive needs a multi-touch device with slots (protocol B); \(evdev.path) has none, it stays shared")
@@ -33,9 +33,9 @@ final class ExclusiveDevice {
         claims = ClaimRule(bindings: bindings, device: d)
         let codes = Set(c.description.codes[EventType.abs] ?? []).filter { EvdevState.slotCodes.contains($0) }
         let end: ExclusiveGate.NeutralEnd = d.kind == .touchscreen ? .palm : .lift(after: .milliseconds(200))
-        gate = ExclusiveGate(settings: .init(boundFingerCounts: claims.fingerCounts, hold: hold, neutralEnd: end, codes: codes),
+        gate = ExclusiveGate(settings: .init(boundFingerCounts: claims.fingerCounts, hold: hold, landing: landing, neutralEnd: end, codes: codes),
                              real: real, clone: c.initialState(slotCount: real.slotCount))
-        log.info("devices: \(evdev.path): exclusive: clone \(c.devnode ?? "?") (phys \(VirtualDeviceMark.physPrefix)/\(CloneDevice.role)); bound finger counts \(claims.fingerCounts.sorted()), held back up to \(hold.totalMicroseconds / 1000) ms")
+        log.info("devices: \(evdev.path): exclusive: clone \(c.devnode ?? "?") (phys \(VirtualDeviceMark.physPrefix)/\(CloneDevice.role)); bound finger counts \(claims.fingerCounts.sorted()), held back up to \(hold.totalMicroseconds / 1000) ms (landing \(gate.settings.landing.totalMicroseconds / 1000) ms)")
         gate.start(&actions)
         perform(at: nil)
     }
@@ -67,10 +67,10 @@ final class ExclusiveDevice {
     }
 
     /// A reload changed the config: new bindings and hold; `exclusive` off releases once all up.
-    func reconfigure(exclusive: Bool, hold: Duration, bindings: [Binding]) {
+    func reconfigure(exclusive: Bool, hold: Duration, landing: Duration, bindings: [Binding]) {
         guard !finished else { return }
         claims = ClaimRule(bindings: bindings, device: evdev.description)
-        gate.settings = .init(boundFingerCounts: claims.fingerCounts, hold: hold, neutralEnd: gate.settings.neutralEnd,
+        gate.settings = .init(boundFingerCounts: claims.fingerCounts, hold: hold, landing: landing, neutralEnd: gate.settings.neutralEnd,
                               codes: gate.settings.codes)
         if exclusive { gate.cancelRelease(&actions) } else {
             log.info("devices: \(evdev.path): exclusive: off by the config; the grab goes once no finger is down")
