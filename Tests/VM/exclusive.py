@@ -87,6 +87,9 @@ def exclusive_touchpad_bound_three_finger_swipe_is_consumed():
         check(clone_nodes() == [clone], f"one clone expected (the twin is not exclusive): {virtual_nodes()}")
         check(grabbed_elsewhere(pad.node), f"{pad.node} is not grabbed")
         check(not grabbed_elsewhere(twin.node), f"the twin {twin.node} is grabbed")
+        c.collect(0.5, 2)
+        opened = set(hello_nodes(c.hello)) | {device_of(m).get("node") for m in c.seen if m.get("type") == "deviceAdded"}
+        check(clone not in opened and pad.node in opened, f"the daemon opened its own clone {clone} (or lost {pad.node}): {opened}")
         lc = LibinputEvents(clone); lt = LibinputEvents(twin.node); lr = LibinputEvents(pad.node)
         lis = [lc, lt, lr]
         pad.do("swipe 3 2000 2500 1800 0 400")
@@ -323,5 +326,36 @@ def exclusive_second_grabber_gets_a_clear_error_and_no_dead_device():
         check(d.alive(), "the daemon died")
     finally:
         os.close(fd)
+        ts.remove()
+        if d: d.stop()
+
+@test
+def exclusive_syn_dropped_resyncs_the_clone_and_leaves_no_stuck_touch():
+    """A flood while the daemon is stopped (SYN_DROPPED on the real device): the clone is brought to the real
+    state in one frame, the lift that follows reaches libinput (no stuck touch), and a tap after it passes."""
+    daemon_ready(); libinput_ready()
+    ts = Device(TOUCHSCREEN)
+    d = None; lc = None
+    try:
+        settle()
+        d = Daemon(config=SCREEN_CONFIG.replace("HOLD", "250")); c = d.client()
+        clone = wait_clone(d, ts.node)
+        lc = LibinputEvents(clone)
+        ts.do("down 300 200")
+        lc.wait_for(lambda l: "TOUCH_DOWN" in l, 10, "the touch on the clone")
+        os.kill(d.p.pid, signal.SIGSTOP)
+        try: ts.do("flood 4000")
+        finally: os.kill(d.p.pid, signal.SIGCONT)
+        wait_log(d, "SYN_DROPPED")
+        ts.do("up")
+        lc.wait_for(lambda l: "TOUCH_UP" in l, 10, "the lift on the clone after the resync")
+        lc.seen.clear()
+        tap(ts)
+        lc.wait_for(lambda l: "TOUCH_UP" in l, 10, "a tap after the resync")
+        kinds = [l.split()[1] for l in touch_lines(lc) if "TOUCH_MOTION" not in l]
+        check(kinds == ["TOUCH_DOWN", "TOUCH_UP"], f"the tap after the resync reached libinput as {kinds}")
+        check(d.alive(), "the daemon died")
+    finally:
+        if lc: lc.close()
         ts.remove()
         if d: d.stop()
