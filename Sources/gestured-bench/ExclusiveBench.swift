@@ -1,5 +1,5 @@
 // The exclusive device's gate (docs/EXCLUSIVE.md) over the real recordings in Tests/Fixtures, with
-// 3- and 4-finger swipes bound (the usual desktop bindings), 250 ms hold:
+// 3- and 4-finger swipes bound (the usual desktop bindings), the default hold and landing:
 //   exclusive_pass_delay_ms_p50/p99   delay added to frames forwarded to the clone (event clock)
 //   exclusive_pass_delayed_percent    share of forwarded frames that were delayed at all
 //   exclusive_claim_hold_ms_p50/p99   how long a claimed sequence's first contact was held back
@@ -10,6 +10,7 @@
 import Glibc
 #endif
 import GestureCore
+import GestureConfig
 import GestureRecording
 
 func benchExclusive(quick: Bool) {
@@ -52,7 +53,8 @@ private func makeGate(_ d: DeviceDescription) -> ExclusiveGate {
     let slots = Int((d.absInfo[AbsCode.mtSlot]?.maximum ?? 0) + 1)
     let codes = Set(d.codes[EventType.abs] ?? []).filter { EvdevState.slotCodes.contains($0) }.union([AbsCode.mtToolType])
     let end: ExclusiveGate.NeutralEnd = d.kind == .touchscreen ? .palm : .lift(after: .milliseconds(200))
-    var gate = ExclusiveGate(settings: .init(boundFingerCounts: boundCounts, hold: .milliseconds(250), neutralEnd: end, codes: codes),
+    var gate = ExclusiveGate(settings: .init(boundFingerCounts: boundCounts, hold: DeviceSettings.defaultExclusiveHold,
+                                                            landing: DeviceSettings.defaultExclusiveLanding, neutralEnd: end, codes: codes),
                              real: EvdevState(slotCount: slots), clone: EvdevState(slotCount: slots))
     var out: [ExclusiveGate.Action] = []
     gate.start(&out)
