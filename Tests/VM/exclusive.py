@@ -30,12 +30,12 @@ def wait_log(d, pattern, timeout=20, after=0):
         time.sleep(0.1)
     raise Fail(f"no log line /{pattern}/ after {timeout} s; log: {d.stderr()[-1500:]}")
 
-def wait_clone(d, real, after=0):
+def wait_clone(d, real, after=0, settled=True):
     """The clone of REAL once the daemon says it grabbed REAL; checked to carry the phys mark."""
     node = wait_log(d, rf"devices: {_re.escape(real)}: exclusive: clone (/dev/input/event\d+)", after=after).group(1)
     wait_log(d, rf"devices: {_re.escape(real)}: exclusive: grabbed", after=after)
     check(node in clone_nodes(), f"{node} lacks the phys mark gestured-virtual/clone: {virtual_nodes()}")
-    settle()
+    if settled: settle()
     return node
 
 def wait_no_clone(timeout=10):
@@ -110,10 +110,44 @@ def exclusive_touchpad_bound_three_finger_swipe_is_consumed():
         if d: d.stop()
     check(not wait_no_clone(), f"a clone outlived the daemon: {virtual_nodes()}")
 
+class RawFrames:
+    """struct input_event straight from an evdev node: what the kernel hands every reader, as frames."""
+    def __init__(self, node):
+        self.f = open(node, "rb", buffering=0); self.events = []
+        threading.Thread(target=self._pump, daemon=True).start()
+    def _pump(self):
+        import struct
+        while True:
+            try: b = self.f.read(24)
+            except OSError: return
+            if not b or len(b) < 24: return
+            _, _, t, c, v = struct.unpack("qqHHi", b)
+            self.events.append((t, c, v))
+    def frames(self):
+        out, cur = [], []
+        for e in self.events:
+            cur.append(e)
+            if e == (0, 0, 0): out.append(tuple(cur)); cur = []
+        return out
+
+def stroke_results(dev, li):
+    """A 1-finger stroke, then a 2-finger scroll: libinput's motion pairs, scroll total, other gestures."""
+    li.seen.clear()
+    dev.do("swipe 1 2000 2500 1600 800 500"); dev.do("sleep 400")
+    quiet(li, 0.8)
+    motion = li_pairs(li_events(li, ("POINTER_MOTION",)))
+    li.seen.clear()
+    dev.do("swipe 2 2500 2000 0 1500 500"); dev.do("sleep 400")
+    quiet(li, 0.8)
+    scroll = li_scroll(li_events(li, ("POINTER_SCROLL_FINGER", "POINTER_AXIS")))
+    # (GESTURE_HOLD is libinput's own 2-finger hold, reported alike on both.)
+    gestures = [l for l in li_events(li, ("GESTURE_", "POINTER_BUTTON")) if "GESTURE_HOLD" not in l]
+    return motion, scroll, gestures
+
 @test
 def exclusive_touchpad_unbound_motion_and_scroll_pass_like_a_twin():
-    """Exclusive touchpad: 1-finger motion and a 2-finger scroll (unbound) reach libinput on the clone as they
-    reach it on a non-exclusive twin fed the same strokes."""
+    """Exclusive touchpad: 1-finger motion and a 2-finger scroll (unbound) reach the clone as the kernel's frames,
+    identical to a non-exclusive twin's fed the same strokes, and libinput reads the same motion and scroll."""
     daemon_ready(); libinput_ready()
     pad = Device(TOUCHPAD); twin = Device(TOUCHPAD, name="twin touchpad")
     d = None; lis = []
@@ -121,31 +155,32 @@ def exclusive_touchpad_unbound_motion_and_scroll_pass_like_a_twin():
         settle()
         d = Daemon(config=PAD_CONFIG); d.client()
         clone = wait_clone(d, pad.node)
+        rc, rt = RawFrames(clone), RawFrames(twin.node)
         lc = LibinputEvents(clone); lt = LibinputEvents(twin.node); lis = [lc, lt]
-        results = {}
-        for name, dev, li in (("clone", pad, lc), ("twin", twin, lt)):
-            dev.do("swipe 1 2000 2500 1600 800 500"); dev.do("sleep 400")
-            quiet(li, 0.8)
-            motion = li_pairs(li_events(li, ("POINTER_MOTION",)))
-            dev.do("swipe 2 2500 2000 0 1500 500"); dev.do("sleep 400")
-            quiet(li, 0.8)
-            scroll = li_scroll(li_events(li, ("POINTER_SCROLL_FINGER", "POINTER_AXIS")))
-            # (GESTURE_HOLD is libinput's own 2-finger hold, reported alike on both.)
-            gestures = [l for l in li_events(li, ("GESTURE_", "POINTER_BUTTON")) if "GESTURE_HOLD" not in l]
-            results[name] = (motion, scroll, gestures)
-        (cm, cs, cg), (tm, ts_, tg) = results["clone"], results["twin"]
+        tm, ts_, tg = stroke_results(twin, lt)
         check(tm and ts_, f"libinput on the twin saw no motion or no scroll: the test proves nothing ({tm[:3]}, {ts_})")
-        check(not cg and not tg, f"gestures or clicks appeared: clone {cg}, twin {tg}")
         raw = lambda m: (sum(p[2] for p in m), sum(p[3] for p in m))
-        (cx, cy), (tx, ty) = raw(cm), raw(tm)
-        check(abs(cx - tx) <= 0.1 * abs(tx) + 2 and abs(cy - ty) <= 0.1 * abs(ty) + 2,
-              f"unaccelerated motion: clone ({cx:.1f}, {cy:.1f}), twin ({tx:.1f}, {ty:.1f})")
         acc = lambda m: (sum(p[0] for p in m), sum(p[1] for p in m))
-        (ax, ay), (bx, by) = acc(cm), acc(tm)
-        check(abs(ax - bx) <= 0.35 * abs(bx) + 2, f"accelerated motion: clone ({ax:.1f}, {ay:.1f}), twin ({bx:.1f}, {by:.1f})")
-        check(abs(cs - ts_) <= 0.35 * abs(ts_) + 1, f"scroll: clone {cs:.1f}, twin {ts_:.1f}")
-        print(f"  exclusive pass-through: motion raw clone ({cx:.0f},{cy:.0f}) twin ({tx:.0f},{ty:.0f}); "
-              f"accelerated clone ({ax:.0f},{ay:.0f}) twin ({bx:.0f},{by:.0f}); scroll clone {cs:.1f} twin {ts_:.1f}", flush=True)
+        (tx, ty), (bx, by) = raw(tm), acc(tm)
+        # libinput's reading depends on when the frames arrive (acceleration, jump detection): a TCG hiccup
+        # in the daemon delivers a burst. Up to 3 tries; the kernel frames must match every time.
+        for attempt in range(3):
+            before = len(rc.frames())
+            cm, cs, cg = stroke_results(pad, lc)
+            got = rc.frames()[before:]
+            want = rt.frames()[:len(got)]
+            if attempt == 0:
+                check(got == want, f"the clone's frames differ from the twin's: first difference at "
+                                   f"{next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))} "
+                                   f"of {len(got)} / {len(want)}")
+            check(not cg and not tg, f"gestures or clicks appeared: clone {cg}, twin {tg}")
+            (cx, cy), (ax, ay) = raw(cm), acc(cm)
+            ok = (abs(cx - tx) <= 0.1 * abs(tx) + 2 and abs(cy - ty) <= 0.1 * abs(ty) + 2
+                  and abs(ax - bx) <= 0.35 * abs(bx) + 2 and abs(cs - ts_) <= 0.35 * abs(ts_) + 1)
+            print(f"  exclusive pass-through (try {attempt + 1}): motion raw clone ({cx:.0f},{cy:.0f}) twin ({tx:.0f},{ty:.0f}); "
+                  f"accelerated clone ({ax:.0f},{ay:.0f}) twin ({bx:.0f},{by:.0f}); scroll clone {cs:.1f} twin {ts_:.1f}", flush=True)
+            if ok: break
+        check(ok, "libinput read different motion or scroll on the clone than on the twin in 3 tries (see above)")
     finally:
         for l in lis: l.close()
         pad.remove(); twin.remove()
@@ -232,7 +267,7 @@ def exclusive_removal_reload_and_twenty_plug_cycles_leave_no_clone_fd_or_grab():
             m = len(d.stderr())
             node = ts.plug()
             c.wait(added(node), 15, f"deviceAdded {node}")
-            wait_clone(d, node, after=m)
+            wait_clone(d, node, after=m, settled=False)
             ts.unplug()
             c.wait(removed(node), 15, f"deviceRemoved {node}")
             left = wait_no_clone()
