@@ -1,6 +1,7 @@
 /// Every recognizer threshold, in millimetres and durations, for one device. Defaults come from
-/// DESIGN.md (libinput, Android, GNOME, lisgd) and are chosen by device kind; the daemon resolves
-/// one value per device from the global and per-device config.
+/// the peers (libinput, Android, GNOME, lisgd; docs/GESTURES.md "Default thresholds") and are
+/// chosen by device kind; the daemon resolves one value per device from the global and
+/// per-device config.
 public struct Thresholds: Hashable, Sendable {
     // tap
     public var tapTimeout: Duration
