@@ -5,8 +5,8 @@
 /// - **Resting.** A contact that has moved less than `restingContactMaximumTravel` from its rest
 ///   position (where it was when the others started to move: a finger settles as it lands)
 ///   while another contact has travelled `restingContactDecisionTravel` since it landed rests —
-///   if it is *eligible*: it landed at least `restingContactLandingGap` apart from every other contact,
-///   before any of them moved (a thumb or a finger left on the pad, then a finger that moves),
+///   if it is *eligible*: it landed at least `restingContactLandingGap` apart from every other
+///   contact, before any of them moved (a thumb or a finger left on the pad, then a finger that moves),
 ///   or it is thumb-like. Fingers that land together and then one pivots around the other stay a
 ///   pinch or rotate; a contact that joins fingers already moving is a finger joining them.
 /// - **Thumb-like.** On a touchpad, within `thumbZoneHeight` of the bottom edge (libinput's
@@ -126,7 +126,9 @@ extension MotionTracker {
             if rules.isPalm(t) { excluded[i] = true; dropped = true; continue }
             if rules.isThumbLike(t) { thumbLike[i] = true }
             // A contact settling as it lands, while the others are still, has not moved yet.
-            if countedBefore >= 2 && othersPath[i] < rules.restingMaximumTravel { restX[i] = prevX[i]; restY[i] = prevY[i] }
+            if countedBefore >= 2 && othersPath[i] < rules.restingMaximumTravel {
+                restX[i] = prevX[i]; restY[i] = prevY[i]
+            }
             if restTravel(i) >= rules.restingMaximumTravel { moved[i] = true }
         }
         var undecided = false
