@@ -49,7 +49,7 @@ public struct Thresholds: Hashable, Sendable {
     /// A contact that moved less than this while another moved `restingContactDecisionTravel`
     /// rests (a thumb, a finger left on the pad): it is no finger of the gesture until it lifts.
     public var restingContactMaximumTravel: Millimeters = 1.5
-    public var restingContactDecisionTravel: Millimeters = 4
+    public var restingContactDecisionTravel: Millimeters = 8
     /// Only a contact that landed this long before or after the others, before they moved, can
     /// rest — unless it is thumb-like (below); fingers landing together and one pivoting around
     /// the other are a pinch or rotate.
