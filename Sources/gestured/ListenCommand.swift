@@ -77,30 +77,26 @@ func listenMain(_ arguments: [String]) -> Int32 {
 
     let lock = config.bindings.isEmpty ? nil : SessionLockWatcher(report: reportLock)
     var lines = ListenLines()
-    var commands = BindingMatcher(bindings: config.commandBindings)
-    var actions = BindingMatcher(bindings: config.actionBindings)   // keys:/button: → emit requests
+    var dispatch = ListenDispatch(config: config)   // commands here; keys:/button: → emit requests
     ReconnectingClient(path: socket, subscribe: subscribe).runReplying { event, send in
         switch event {
         case .connectFailed(let error, _, let first):
             if first { eprint("\(error.description)\ngestured listen: retrying with backoff (up to 30 s)") }
         case .connected:
             lines = ListenLines()
-            commands = BindingMatcher(bindings: config.commandBindings)
-            actions = BindingMatcher(bindings: config.actionBindings)
+            dispatch = ListenDispatch(config: config)
         case .message(let message, _):
             switch lines.handle(message, socket: socket, bindings: config.bindings.count) {
             case .gesture(let g, let id, let name, let kind, let node):
                 let device = HookDevice(id: id, name: name, kind: kind, node: node)
                 let app = focus?.focus ?? .unknown
-                let locked = lock?.locked ?? false
-                for i in commands.match(g, device: device, focus: app) {
-                    let b = commands.bindings[i]
-                    if locked && !b.whenLocked { lock?.noteSkipped() } else { runner.run(b, event: g, device: device) }
-                }
-                for i in actions.match(g, device: device, focus: app) {
-                    let b = actions.bindings[i]
-                    if locked && !b.whenLocked { lock?.noteSkipped(); continue }
-                    _ = send(WireEncoder.emit(EmitRequest(binding: b, gesture: g, deviceId: id == 0 ? nil : id)))
+                let (fire, skipped) = dispatch.actions(for: g, device: device, focus: app, locked: lock?.locked ?? false)
+                for _ in 0..<skipped { lock?.noteSkipped() }
+                for action in fire {
+                    switch action {
+                    case .run(let b): runner.run(b, event: g, device: device)
+                    case .emit(let request): _ = send(WireEncoder.emit(request))
+                    }
                 }
             case .log(let text): eprint("gestured listen: " + text)
             case .nothing: break
