@@ -141,6 +141,9 @@ def install():
         # Speed only: the package's dependencies are installed, so apt needs no package lists;
         # parsing the host's over 9p under TCG takes minutes.
         os.makedirs("/tmp/no-lists/partial", exist_ok=True)
+        # Speed only: the test drop-in goes in first, so the daemon-reload of the package's postinst
+        # loads it (one daemon-reload less: about 20 s under TCG).
+        test_dropin()
         rc, out = sh(f"cd {os.path.dirname(DEB)} && DEBIAN_FRONTEND=noninteractive apt install -y -o Dir::State::Lists=/tmp/no-lists ./{os.path.basename(DEB)}",
                      check_rc=False, timeout=600)
         check(rc == 0, f"apt install ./{os.path.basename(DEB)} failed: {out[-1500:]}")
@@ -158,9 +161,9 @@ def install():
         test_dropin()
         sh("systemctl daemon-reload && systemctl enable --now gestured.socket")
         state["bin"] = "/usr/local/bin/gestured"
-    if DEB:
-        test_dropin()
-        sh("systemctl daemon-reload")
+    check("vm-test.conf" in prop("gestured.service", "DropInPaths"), "the test drop-in is not loaded: "
+          + sh("systemctl show gestured.service -p LoadState -p FragmentPath -p DropInPaths -p NeedDaemonReload", check_rc=False)[1]
+          + (out[-1500:] if DEB else ""))
     write_config(config())
     for u in (TESTER, STRANGER):
         sh(f"id {u} >/dev/null 2>&1 || useradd -m {'-G input ' if u == TESTER else ''}{u}")
