@@ -1,5 +1,6 @@
-# Exclusive devices (issue 11), run by suite.py in its own namespace (Device, Daemon, LibinputEvents,
-# check, settle, virtual_nodes … come from there). Real uinput devices, the real daemon grabbing
+# Exclusive devices (issue 11), run by suite.py in its namespace (Device, Daemon, LibinputEvents,
+# check, settle, virtual_nodes … come from there; a name defined here replaces suite.py's, so none
+# may repeat one of its names). Real uinput devices, the real daemon grabbing
 # them, and real libinput (`libinput debug-events`) on the clone the compositor would read.
 import errno as _errno, fcntl as _fcntl, re as _re
 
@@ -36,7 +37,7 @@ def still_grabbed(node, timeout=3):
         time.sleep(0.1)
     return None
 
-def wait_log(d, pattern, timeout=20, after=0):
+def log_match(d, pattern, timeout=20, after=0):
     """The first match of regex PATTERN in the daemon's log from offset AFTER on."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -48,8 +49,8 @@ def wait_log(d, pattern, timeout=20, after=0):
 
 def wait_clone(d, real, after=0, settled=True):
     """The clone of REAL once the daemon says it grabbed REAL; checked to carry the phys mark."""
-    node = wait_log(d, rf"devices: {_re.escape(real)}: exclusive: clone (/dev/input/event\d+)", after=after).group(1)
-    wait_log(d, rf"devices: {_re.escape(real)}: exclusive: grabbed", after=after)
+    node = log_match(d, rf"devices: {_re.escape(real)}: exclusive: clone (/dev/input/event\d+)", after=after).group(1)
+    log_match(d, rf"devices: {_re.escape(real)}: exclusive: grabbed", after=after)
     check(node in clone_nodes(), f"{node} lacks the phys mark gestured-virtual/clone: {virtual_nodes()}")
     if settled: settle()
     return node
@@ -119,7 +120,7 @@ def exclusive_touchpad_bound_three_finger_swipe_is_consumed():
         quiet(lc, 1.0)
         check(not li_events(lc, TOUCH_ANYTHING), f"libinput on the clone saw the bound swipe: {li_events(lc, TOUCH_ANYTHING)}")
         check(not li_events(lr, TOUCH_ANYTHING), f"libinput on the grabbed device saw events: {li_events(lr, TOUCH_ANYTHING)}")
-        wait_log(d, rf"{_re.escape(pad.node)}: exclusive: grabbed")
+        log_match(d, rf"{_re.escape(pad.node)}: exclusive: grabbed")
     finally:
         for l in lis: l.close()
         pad.remove(); twin.remove()
@@ -242,7 +243,7 @@ def exclusive_touchscreen_two_finger_swipe_consumed_one_finger_tap_passes():
         mark = len(d.stderr())
         open(path, "w").write(SCREEN_CONFIG.replace("HOLD", "0"))
         os.kill(d.p.pid, signal.SIGHUP)
-        wait_log(d, "reload: config", after=mark)
+        log_match(d, "reload: config", after=mark)
         lc.seen.clear()
         ts.do("swipe 2 100 200 500 0 300")
         c.wait(gesture("swipe", "recognized"), 10, "the 2-finger swipe without hold")
@@ -278,7 +279,7 @@ def exclusive_removal_reload_and_twenty_plug_cycles_leave_no_clone_fd_or_grab():
         ts.unplug()
         c.wait(removed(ts.node), 10, f"deviceRemoved {ts.node}")
         check(not wait_no_clone(), f"the clone outlived its device: {virtual_nodes()}")
-        wait_log(d, "exclusive: grab released and clone removed", after=mark)
+        log_match(d, "exclusive: grab released and clone removed", after=mark)
         # Plugged again: clone and grab again. Warm-up cycle, then 20 counted.
         def cycle():
             m = len(d.stderr())
@@ -304,11 +305,11 @@ def exclusive_removal_reload_and_twenty_plug_cycles_leave_no_clone_fd_or_grab():
         m = len(d.stderr())
         open(path, "w").write(SCREEN_CONFIG.replace("    exclusive: true\n", "    exclusive: false\n").replace("HOLD", "250"))
         os.kill(d.p.pid, signal.SIGHUP)
-        wait_log(d, "reload: config", after=m)
+        log_match(d, "reload: config", after=m)
         time.sleep(0.3)
         check(grabbed_elsewhere(node) and clone_nodes(), "the grab went while a finger was down")
         ts.do("up")
-        wait_log(d, rf"{_re.escape(node)}: exclusive: grab released and clone removed", after=m)
+        log_match(d, rf"{_re.escape(node)}: exclusive: grab released and clone removed", after=m)
         held = still_grabbed(node)
         check(not held, f"{node} is still grabbed after the reload and the lift; open by {held}; log: {d.stderr()[m:][-1200:]}")
         check(not wait_no_clone(), f"the clone outlived the reload: {virtual_nodes()}")
@@ -340,7 +341,7 @@ def exclusive_kill_9_mid_touch_releases_the_grab_and_a_restart_recovers():
         check(not wait_no_clone(), f"the clone outlived kill -9: {virtual_nodes()}")
         check(not grabbed_elsewhere(ts.node), f"{ts.node} is still grabbed after kill -9")
         d2 = Daemon(config=SCREEN_CONFIG.replace("HOLD", "250")); d2.client()
-        wait_log(d2, rf"{_re.escape(ts.node)}: exclusive: clone")
+        log_match(d2, rf"{_re.escape(ts.node)}: exclusive: clone")
         time.sleep(0.5)
         check(not grabbed_elsewhere(ts.node), "the restarted daemon grabbed the device with a finger down")
         ts.do("up")
@@ -366,7 +367,7 @@ def exclusive_second_grabber_gets_a_clear_error_and_no_dead_device():
         _fcntl.ioctl(fd, EVIOCGRAB, 1)
         settle()
         d = Daemon(config=SCREEN_CONFIG.replace("HOLD", "250")); d.client()
-        line = wait_log(d, rf"{_re.escape(ts.node)}: exclusive: cannot grab it: another process holds it.*").group(0)
+        line = log_match(d, rf"{_re.escape(ts.node)}: exclusive: cannot grab it: another process holds it.*").group(0)
         check("fuser" in line, f"the error does not say how to find the holder: {line}")
         check(not wait_no_clone(), f"a clone was left although the grab failed: {virtual_nodes()}")
         while True:                          # drain, then the holder must still read new events
@@ -402,7 +403,7 @@ def exclusive_syn_dropped_resyncs_the_clone_and_leaves_no_stuck_touch():
         os.kill(d.p.pid, signal.SIGSTOP)
         try: ts.do("flood 4000")
         finally: os.kill(d.p.pid, signal.SIGCONT)
-        wait_log(d, "SYN_DROPPED")
+        log_match(d, "SYN_DROPPED")
         ts.do("up")
         lc.wait_for(lambda l: "TOUCH_UP" in l, 10, "the lift on the clone after the resync")
         lc.seen.clear()
