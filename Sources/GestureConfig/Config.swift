@@ -67,7 +67,7 @@ public struct DeviceSettings: Hashable, Sendable {
     public var exclusive = false
     /// How long a new contact of a bound finger count is held back before it is forwarded.
     public var exclusiveHold: Duration = DeviceSettings.defaultExclusiveHold
-    public static let defaultExclusiveHold: Duration = .milliseconds(500)
+    public static let defaultExclusiveHold: Duration = .milliseconds(200)
     /// How long a first contact is held back when a larger bound finger count may follow
     /// (re-armed by each finger landing); 0: never (their touches are then ended neutrally).
     public var exclusiveLanding: Duration = DeviceSettings.defaultExclusiveLanding

@@ -242,7 +242,7 @@ struct Reader {
                     if let d = milliseconds(value, key) {
                         if d > .seconds(2) {
                             error(value.mark, "\(key) must be at most 2000",
-                                  hint: "it is how long a new touch may wait before the compositor gets it; \(key == "exclusive_hold_ms" ? 500 : 60) is the default")
+                                  hint: "it is how long a new touch may wait before the compositor gets it; \((key == "exclusive_hold_ms" ? DeviceSettings.defaultExclusiveHold : DeviceSettings.defaultExclusiveLanding).totalMicroseconds / 1000) is the default")
                         } else if key == "exclusive_hold_ms" { rule.exclusiveHold = d } else { rule.exclusiveLanding = d }
                     }
                 default: break

@@ -4,6 +4,7 @@
 //   exclusive_pass_delayed_percent    share of forwarded frames that were delayed at all
 //   exclusive_claim_hold_ms_p50/p99   how long a claimed sequence's first contact was held back
 //   exclusive_gate_ns_per_event       CPU of the gate per event (release build), on top of the pipeline
+//   exclusive_hold_sweep.hold_N_ms    other holds over the recordings: delay p99, swipes claimed while held
 // The delays are the design's, on the event clock; the write to uinput adds its own (one write(2)
 // per frame), measured with the kernel in the VM suite, not here.
 #if canImport(Glibc)
@@ -45,15 +46,21 @@ func benchExclusive(quick: Bool) {
         }
     }
     report("exclusive_gate_ns_per_event", seconds * 1e9 / Double(passes * total), "ns", digits: 0)
+    // What another exclusive_hold_ms would cost and catch on the same recordings.
+    for ms in [100, 200, 300, 500, 600, 800] {
+        var t = ExclusiveTally()
+        for r in recordings { simulateExclusive(r.description, r.events, hold: .milliseconds(ms), into: &t) }
+        report("exclusive_hold_sweep.hold_\(ms)_ms", percentile(t.delays, 99), "ms delay p99 (\(t.claims - t.late) of \(t.claims) real swipes claimed while held)", digits: 1)
+    }
 }
 
 private let boundCounts: Set<Int> = [3, 4]
 
-private func makeGate(_ d: DeviceDescription) -> ExclusiveGate {
+private func makeGate(_ d: DeviceDescription, hold: Duration = DeviceSettings.defaultExclusiveHold) -> ExclusiveGate {
     let slots = Int((d.absInfo[AbsCode.mtSlot]?.maximum ?? 0) + 1)
     let codes = Set(d.codes[EventType.abs] ?? []).filter { EvdevState.slotCodes.contains($0) }.union([AbsCode.mtToolType])
     let end: ExclusiveGate.NeutralEnd = d.kind == .touchscreen ? .palm : .lift(after: .milliseconds(200))
-    var gate = ExclusiveGate(settings: .init(boundFingerCounts: boundCounts, hold: DeviceSettings.defaultExclusiveHold,
+    var gate = ExclusiveGate(settings: .init(boundFingerCounts: boundCounts, hold: hold,
                                                             landing: DeviceSettings.defaultExclusiveLanding, neutralEnd: end, codes: codes),
                              real: EvdevState(slotCount: slots), clone: EvdevState(slotCount: slots))
     var out: [ExclusiveGate.Action] = []
@@ -65,9 +72,10 @@ private func makeGate(_ d: DeviceDescription) -> ExclusiveGate {
 private struct ExclusiveTally { var delays: [Double] = [], holds: [Double] = [], claims = 0, late = 0 }
 
 /// The daemon's order: the pipeline sees each event first (a swipe it recognizes claims), then the gate.
-private func simulateExclusive(_ device: DeviceDescription, _ events: [InputEvent], into tally: inout ExclusiveTally) {
+private func simulateExclusive(_ device: DeviceDescription, _ events: [InputEvent], hold: Duration = DeviceSettings.defaultExclusiveHold,
+                               into tally: inout ExclusiveTally) {
     var pipeline = GesturePipeline(device: device)
-    var gate = makeGate(device)
+    var gate = makeGate(device, hold: hold)
     var out: [ExclusiveGate.Action] = []
     func collect(at now: Instant) {
         for case .write(let events) in out {

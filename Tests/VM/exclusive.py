@@ -80,12 +80,12 @@ def li_scroll(lines):
         if m: total += float(m.group(1))
     return total
 
-# A long hold: under TCG the helper's 10 ms frames come slower, and with them recognition; the hold
-# must cover it (the default's figures are gestured-bench's, docs/EXCLUSIVE.md).
-PAD_CONFIG = """devices:
+# The default hold (exclusive_hold_ms), under TCG too; the debug log says how long the claimed
+# swipe was held back.
+PAD_CONFIG = """log: {level: debug}
+devices:
   - match: {kind: touchpad, name: "SynPS*"}
     exclusive: true
-    exclusive_hold_ms: 1500
 bindings:
   - gesture: swipe
     fingers: 3
@@ -115,6 +115,9 @@ def exclusive_touchpad_bound_three_finger_swipe_is_consumed():
         pad.do("swipe 3 2000 2500 1800 0 400")
         g = c.wait(lambda m: gesture("swipe", "recognized")(m) and device_of(m).get("node", pad.node) == pad.node, 10, "the swipe")
         check(g.get("fingers") == 3, f"recognized {g}")
+        held = log_match(d, r"exclusive: 3-finger swipe consumed \((.*?)\)").group(1)
+        print(f"    claimed: {held}")
+        check(held.startswith("held back"), f"the swipe was claimed after its touches reached the clone: {held}")
         twin.do("swipe 3 2000 2500 1800 0 400")
         lt.wait_for(lambda l: "GESTURE_SWIPE_BEGIN" in l, 10, "libinput's swipe on the twin (else this test proves nothing)")
         quiet(lc, 1.0)
@@ -204,7 +207,8 @@ def exclusive_touchpad_unbound_motion_and_scroll_pass_like_a_twin():
         pad.remove(); twin.remove()
         if d: d.stop()
 
-SCREEN_CONFIG = """devices:
+SCREEN_CONFIG = """log: {level: debug}
+devices:
   - match: {kind: touchscreen}
     exclusive: true
     exclusive_hold_ms: HOLD
@@ -226,12 +230,14 @@ def exclusive_touchscreen_two_finger_swipe_consumed_one_finger_tap_passes():
     d = None; lc = None
     try:
         settle()
-        d = Daemon(config=SCREEN_CONFIG.replace("HOLD", "1500")); c = d.client()
+        d = Daemon(config=SCREEN_CONFIG.replace("    exclusive_hold_ms: HOLD\n", "")); c = d.client()
         path = f"{WORK}/d{Daemon.count}.yaml"
         clone = wait_clone(d, ts.node)
         lc = LibinputEvents(clone)
         ts.do("swipe 2 100 200 500 0 300")
         c.wait(gesture("swipe", "recognized"), 10, "the 2-finger swipe")
+        held = log_match(d, r"exclusive: 2-finger swipe consumed \((.*?)\)").group(1)
+        print(f"    claimed: {held}")
         quiet(lc, 1.0)
         check(not touch_lines(lc), f"libinput on the clone saw the held swipe: {touch_lines(lc)}")
         tap(ts)
