@@ -26,6 +26,8 @@ let package = Package(
 
         // Pure core: stdlib only, no Foundation, no C, no clock.
         .target(name: "GestureCore"),
+        // The one argument parser of the commands: stdlib only.
+        .target(name: "CommandArguments"),
         // Thin safe wrapper over libyaml: a node tree with line:column marks.
         .target(name: "YAML", dependencies: ["CYAML"]),
         .target(name: "GestureRecording", dependencies: ["GestureCore", "YAML"]),
@@ -40,7 +42,7 @@ let package = Package(
             "GestureCore", "GestureRecording", "GestureConfig", "GestureWire", "LinuxInput", "CLinuxSys", "CSystemd",
         ]),
         .executableTarget(name: "gestured", dependencies: [
-            "GestureDaemon", "GestureCore", "GestureRecording", "GestureWire", "GestureConfig", "LinuxInput",
+            "CommandArguments", "GestureDaemon", "GestureCore", "GestureRecording", "GestureWire", "GestureConfig", "LinuxInput",
             "FocusTracking",
         ]),
         // Test helper for the kernel suite (Tests/VM): uinput devices from recordings' headers.
@@ -54,6 +56,7 @@ let package = Package(
 
         // Shared by every test suite: devices, event helpers.
         .target(name: "GestureTestSupport", dependencies: ["GestureCore"], path: "Tests/Support"),
+        .testTarget(name: "CommandArgumentsTests", dependencies: ["CommandArguments"]),
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore", "GestureTestSupport"]),
         .testTarget(name: "GestureRecordingTests", dependencies: ["GestureRecording", "GestureCore", "GestureTestSupport"]),
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureCore", "YAML", "GestureTestSupport"]),

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CommandArguments
 
 /// Writes all of `text` to `fd`, unbuffered, retrying on EINTR; false on any other error
 /// (errno says which) or when nothing could be written.
@@ -22,4 +23,15 @@ func writeAll(_ fd: Int32, _ text: String) -> Bool {
 /// Writes a line (or text) to standard error, unbuffered.
 func eprint(_ text: String, terminator: String = "\n") {
     writeAll(2, text + terminator)
+}
+
+extension ArgumentStop {
+    /// Prints the help (standard output) or the usage error (standard error); the exit status.
+    func report() -> Int32 {
+        switch self {
+        case .help(let text): print(text, terminator: "")
+        case .usage(let text): eprint(text, terminator: "")
+        }
+        return exitStatus
+    }
 }

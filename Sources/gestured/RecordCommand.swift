@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CommandArguments
 import GestureCore
 import GestureRecording
 import LinuxInput
@@ -17,34 +18,31 @@ private let recordHelp = """
       -o, --output FILE   write to FILE instead of standard output
       --seconds N         stop after N seconds of recording (default: until interrupted)
     Attach the file to a bug report: it holds the device description and what your fingers did.
+
     """
+
+private let recordSyntax = CommandSyntax(command: "gestured record", help: recordHelp, options: [
+    .value("--output", "-o"), .value("--seconds"),
+], positionals: 1, unknown: "unexpected argument")
 
 func recordMain(_ arguments: [String]) -> Int32 {
     var device: String?
     var output: String?
     var seconds: Double?
-    var i = 0
-    while i < arguments.count {
-        let a = arguments[i]
-        switch a {
-        case "--help", "-h": print(recordHelp); return 0
-        case "-o", "--output", "--seconds":
-            guard i + 1 < arguments.count else { eprint("gestured record: \(a) needs a value"); return 2 }
-            i += 1
-            if a == "--seconds" {
-                guard let s = Double(arguments[i]), s > 0 else {
-                    eprint("gestured record: --seconds expects a positive number, got '\(arguments[i])'"); return 2
-                }
-                seconds = s
-            } else { output = arguments[i] }
-        default:
-            if a.hasPrefix("-") || device != nil {
-                eprint("gestured record: unexpected argument '\(a)'\n\n" + recordHelp); return 2
-            }
-            device = a
+    let parsed = recordSyntax.parse(arguments)
+    for argument in parsed.arguments {
+        switch argument {
+        case .value("--output", let v): output = v
+        case .value("--seconds", let v):
+            guard let s = Double(v), s > 0 else { return recordSyntax.invalid("--seconds expects a positive number, got '\(v)'").report() }
+            seconds = s
+        // Standard input is no device.
+        case .positional("-"): return recordSyntax.unknownWord("-").report()
+        case .positional(let p): device = p
+        default: fatalError("gestured bug: record's syntax has no \(argument)")
         }
-        i += 1
     }
+    if let stop = parsed.stop { return stop.report() }
 
     guard let node = chooseDevice(device) else { return 1 }
     let evdev: EvdevDevice

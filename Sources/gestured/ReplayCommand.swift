@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CommandArguments
 import GestureCore
 import GestureRecording
 import GestureWire
@@ -25,6 +26,10 @@ let replayUsage = """
 
     """
 
+let replaySyntax = CommandSyntax(command: "gestured replay", help: replayUsage, options: [
+    .flag("--json"), .flag("--frames"), .value("--device-description", needs: "a file"),
+], positionals: 1, surplus: { "gestured replay: one recording at a time (got '\($0)' and '\($1)')\n" })
+
 /// Buffered standard output.
 struct OutputBuffer {
     var text = ""
@@ -48,31 +53,17 @@ func replayMain(_ arguments: [String]) -> Int32 {
     var json = false, frames = false
     var descPath: String?
     var file: String?
-    var i = 0
-    while i < arguments.count {
-        let a = arguments[i]
-        switch a {
-        case "--json": json = true
-        case "--frames": frames = true
-        case "-h", "--help": print(replayUsage, terminator: ""); return 0
-        case "--device-description":
-            guard i + 1 < arguments.count else { eprint("gestured replay: --device-description needs a file"); return 2 }
-            i += 1; descPath = arguments[i]
-        default:
-            if a.hasPrefix("--device-description=") {
-                descPath = String(a.dropFirst("--device-description=".count))
-            } else if a.hasPrefix("-") && a != "-" {
-                eprint("gestured replay: unknown option '\(a)'\n\n" + replayUsage, terminator: "")
-                return 2
-            } else if file != nil {
-                eprint("gestured replay: one recording at a time (got '\(file!)' and '\(a)')")
-                return 2
-            } else {
-                file = a
-            }
+    let parsed = replaySyntax.parse(arguments)
+    for argument in parsed.arguments {
+        switch argument {
+        case .flag("--json"): json = true
+        case .flag("--frames"): frames = true
+        case .value("--device-description", let v): descPath = v
+        case .positional(let p): file = p
+        default: fatalError("gestured bug: replay's syntax has no \(argument)")
         }
-        i += 1
     }
+    if let stop = parsed.stop { return stop.report() }
     guard let file else { eprint(replayUsage, terminator: ""); return 2 }
 
     var out = OutputBuffer()
