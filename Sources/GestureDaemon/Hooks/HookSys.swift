@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The few C calls the hook runner needs.
+enum HookSys {
+    static func nowNanoseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
+    static func error(_ e: Int32) -> String { String(cString: strerror(e)) }
+
+    static func setFlags(_ fd: Int32, nonBlocking: Bool = true) {
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+    }
+
+    static func environment() -> [String] {
+        var out: [String] = []
+        var p = environ
+        while let s = p.pointee { out.append(String(cString: s)); p += 1 }
+        return out
+    }
+
+    private typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> Int32
+    /// glibc ≥ 2.36 exports pidfd_open; Swift cannot call the variadic syscall(2), so look it up.
+    private static let pidfdOpenFunction: PidfdOpen? = {
+        guard let sym = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pidfd_open") else { return nil }
+        return unsafeBitCast(sym, to: PidfdOpen.self)
+    }()
+
+    static var hasPidfd: Bool { pidfdOpenFunction != nil }
+
+    /// A pidfd for `pid` (readable when it exits), or -1: then the runner checks every 50 ms.
+    static func pidfdOpen(_ pid: pid_t) -> Int32 {
+        guard let f = pidfdOpenFunction else { return -1 }
+        let fd = f(pid, 0)
+        if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return fd
+    }
+}

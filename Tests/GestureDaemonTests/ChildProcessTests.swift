@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import GestureDaemon
+import Testing
+
+/// The hook runner's child supervision on its own: real `/bin/sh` children, their process
+/// groups, their output pipes, and the SIGTERM-then-SIGKILL timeout.
+@Suite struct ChildProcessTests {
+    static let second: Int64 = 1_000_000_000
+
+    static func start(_ command: String, timeout: Int64 = 30 * second, killAfter: Int64 = second) throws -> ChildProcess {
+        try ChildProcess(command: command, environment: ["PATH=/usr/bin:/bin", "HOOK_TEST=from the environment"],
+                         label: "test", timeoutNanoseconds: timeout, killAfterNanoseconds: killAfter)
+    }
+
+    /// Reads both pipes until they are closed and the shell has exited (at most 10 s).
+    static func finish(_ c: ChildProcess) -> (stdout: [String], stderr: [String], exit: ChildProcess.Exit?) {
+        var out: [String] = [], err: [String] = []
+        var exit: ChildProcess.Exit?
+        _ = waitFor(seconds: 10) {
+            out += c.readLines(stdout: true).map(OutputLineBuffer.text)
+            err += c.readLines(stdout: false).map(OutputLineBuffer.text)
+            if exit == nil { exit = c.reap() }
+            return exit != nil && c.stdout < 0 && c.stderr < 0
+        }
+        c.closeAll()
+        return (out, err, exit)
+    }
+
+    @Test func test_child_runsTheCommandWithItsEnvironment_andReportsItsOutputAndStatus() throws {
+        let c = try Self.start("echo \"$HOOK_TEST\"; echo two; printf 'to stderr\\r\\nlast' >&2; exit 3")
+        #expect(c.label == "test pid \(c.pid)")
+        let r = Self.finish(c)
+        #expect(r.stdout == ["from the environment", "two"])
+        #expect(r.stderr == ["to stderr", "last"])
+        #expect(r.exit == .status(3))
+    }
+
+    @Test func test_child_readsNothingFromStandardInput() throws {
+        let c = try Self.start("if read line; then echo got; else echo eof; fi")
+        #expect(Self.finish(c).stdout == ["eof"])
+    }
+
+    @Test func test_child_killedBySignal_isReportedSo() throws {
+        let c = try Self.start("kill -USR1 $$; sleep 5")
+        #expect(Self.finish(c).exit == .signal(SIGUSR1))
+    }
+
+    @Test func test_child_hasItsOwnProcessGroup_andSignallingItReachesItsBackgroundProcesses() throws {
+        let c = try Self.start("sleep 30 & echo $!; wait")
+        var lines: [[UInt8]] = []
+        #expect(waitFor(seconds: 10) { lines += c.readLines(stdout: true); return !lines.isEmpty })
+        let grandchild = try #require(pid_t(OutputLineBuffer.text(lines[0])))
+        #expect(getpgid(c.pid) == c.pid && getpgid(grandchild) == c.pid)
+        #expect(c.groupAlive())
+        c.signalGroup(SIGTERM)
+        #expect(waitFor(seconds: 10) { c.reap() != nil || !c.groupAlive() })
+        #expect(waitFor(seconds: 10) { !c.groupAlive() }, "the background sleep must end with its group")
+        c.closeAll()
+    }
+
+    @Test func test_reap_isNilWhileTheShellRuns() throws {
+        let c = try Self.start("sleep 30")
+        #expect(c.reap() == nil)
+        c.signalGroup(SIGKILL)
+        #expect(Self.finish(c).exit == .signal(SIGKILL))
+    }
+}
+
+/// The timeout's steps: SIGTERM at the deadline, SIGKILL `killAfter` later, then nothing.
+@Suite struct ChildTimeoutTests {
+    @Test func test_step_terminatesAtTheDeadline_thenKillsAfterKillAfter() {
+        var t = ChildTimeout(deadline: 1000, killAfter: 200)
+        func step(_ now: Int64) -> ChildTimeout.Step? { t.step(now: now) }
+        #expect(t.nextDeadline == 1000)
+        #expect(step(999) == nil)
+        #expect(step(1000) == .terminate)
+        #expect(t.termSent && !t.killSent && t.nextDeadline == 1200)
+        #expect(step(1199) == nil)
+        #expect(step(1300) == .kill)
+        #expect(t.nextDeadline == nil)
+        #expect(step(5000) == nil)
+    }
+
+    @Test func test_stop_terminatesOnce_andTheKillFollows() {
+        var t = ChildTimeout(deadline: 10_000, killAfter: 200)
+        func step(_ now: Int64) -> ChildTimeout.Step? { t.step(now: now) }
+        func stop(_ now: Int64) -> Bool { t.stop(now: now) }
+        #expect(stop(50))
+        #expect(t.nextDeadline == 250)
+        #expect(!stop(60))
+        #expect(step(249) == nil)
+        #expect(step(250) == .kill)
+    }
+
+    @Test func test_stop_afterATimeout_sendsNoSecondSIGTERM() {
+        var t = ChildTimeout(deadline: 100, killAfter: 200)
+        func step(_ now: Int64) -> ChildTimeout.Step? { t.step(now: now) }
+        func stop(_ now: Int64) -> Bool { t.stop(now: now) }
+        #expect(step(100) == .terminate)
+        #expect(!stop(150))
+        #expect(t.nextDeadline == 300)
+    }
+}
