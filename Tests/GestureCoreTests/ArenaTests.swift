@@ -3,8 +3,8 @@ import GestureTestSupport
 import Testing
 
 @Suite struct ArenaTests {
-    let pad = Devices.touchpad()
-    let screen = Devices.touchscreen()
+    let pad = ScenarioDevices.touchpad()
+    let screen = ScenarioDevices.touchscreen()
 
     @Test func arena_resynchronizedFrame_cancelsPanAndIgnoresTouchesUntilLift() {
         check("""

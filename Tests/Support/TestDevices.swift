@@ -92,3 +92,27 @@ public enum TestDevices {
                           codes: keys.isEmpty ? [:] : [EventType.key: keys], absInfo: axes)
     }
 }
+
+/// The scenario tests' standard geometries: sizes in mm, `resolution` units per mm, the
+/// surface starting at 0 (scenario positions are mm from the top-left).
+public enum ScenarioDevices {
+    /// A protocol-B touchpad (ABS_X/Y mirror the MT axes) with BTN_TOOL_* up to five fingers.
+    public static func touchpad(width: Int32 = 100, height: Int32 = 70, resolution: Int32 = 40, semiMT: Bool = false,
+                                slots: Int32 = 5, touchMajor: Bool = false, pressureMaximum: Int32? = nil) -> DeviceDescription {
+        let x = TestDevices.axis(0, width * resolution, resolution)
+        let y = TestDevices.axis(0, height * resolution, resolution)
+        var axes = [AbsCode.x: x, AbsCode.y: y]
+        if touchMajor { axes[AbsCode.mtTouchMajor] = TestDevices.axis(0, 60 * resolution) }
+        if let p = pressureMaximum { axes[AbsCode.mtPressure] = TestDevices.axis(0, p) }
+        return TestDevices.slots(semiMT ? "Test SemiMT Touchpad" : "Test Touchpad", slots: slots, x: x, y: y,
+                                 properties: semiMT ? [InputProperty.pointer, InputProperty.semiMT] : [InputProperty.pointer],
+                                 keys: Set(TestDevices.fingerKeys), axes: axes)
+    }
+
+    /// A protocol-B touchscreen with 10 slots (ABS_X/Y mirror the MT axes); resolution 0: unknown.
+    public static func touchscreen(width: Int32 = 300, height: Int32 = 200, resolution: Int32 = 10) -> DeviceDescription {
+        let x = TestDevices.axis(0, width * Swift.max(1, resolution), resolution)
+        let y = TestDevices.axis(0, height * Swift.max(1, resolution), resolution)
+        return TestDevices.slots("Test Touchscreen", slots: 10, x: x, y: y, axes: [AbsCode.x: x, AbsCode.y: y])
+    }
+}
