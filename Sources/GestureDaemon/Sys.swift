@@ -4,6 +4,33 @@ import Glibc
 import CLinuxSys
 import GestureCore
 
+/// An errno value as a typed error with named cases: `catch SystemError.interrupted`,
+/// `if error == .wouldBlock`. Never compare raw numbers. Its description is strerror's text.
+public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The positive errno value.
+    public var code: Int32
+
+    public init(code: Int32) { self.code = code }
+
+    /// The calling thread's errno now (read it before any other call can change it).
+    public static var last: SystemError { SystemError(code: errno) }
+
+    public static let interrupted = SystemError(code: EINTR)
+    /// EAGAIN, which is EWOULDBLOCK on Linux: a non-blocking call would have waited.
+    public static let wouldBlock = SystemError(code: EAGAIN)
+    public static let noSuchFile = SystemError(code: ENOENT)
+    public static let noDevice = SystemError(code: ENODEV)
+    public static let permissionDenied = SystemError(code: EACCES)
+    public static let notPermitted = SystemError(code: EPERM)
+    public static let noChild = SystemError(code: ECHILD)
+    public static let connectionRefused = SystemError(code: ECONNREFUSED)
+    public static let nameTooLong = SystemError(code: ENAMETOOLONG)
+    public static let addressInUse = SystemError(code: EADDRINUSE)
+    public static let busy = SystemError(code: EBUSY)
+
+    public var description: String { String(cString: strerror(code)) }
+}
+
 /// Small wrappers over the system calls the daemon uses (errno kept, EINTR retried).
 enum Sys {
     /// CLOCK_MONOTONIC now, the clock evdev timestamps use.
@@ -23,7 +50,7 @@ enum Sys {
         _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC)
     }
 
-    static func errorString(_ e: Int32) -> String { String(cString: strerror(e)) }
+    static func errorString(_ e: Int32) -> String { SystemError(code: e).description }
 
     /// Blocking write of everything (for pipes and stdout); false on error.
     @discardableResult
@@ -32,8 +59,9 @@ enum Sys {
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN {
+                let error = SystemError.last
+                if error == .interrupted { continue }
+                if error == .wouldBlock {
                     var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                     _ = poll(&p, 1, -1)
                     continue
@@ -62,14 +90,15 @@ enum Sys {
         return (addr, socklen_t(len))
     }
 
-    static func connectUnix(_ path: String) -> (fd: Int32, errno: Int32) {
-        guard var (addr, len) = unixAddress(path) else { return (-1, ENAMETOOLONG) }
+    /// A connected SOCK_STREAM socket to `path`, or why not.
+    static func connectUnix(_ path: String) -> Result<Int32, SystemError> {
+        guard var (addr, len) = unixAddress(path) else { return .failure(.nameTooLong) }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return (-1, errno) }
+        guard fd >= 0 else { return .failure(.last) }
         let rc = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, len) }
         }
-        if rc != 0 { let e = errno; close(fd); return (-1, e) }
-        return (fd, 0)
+        if rc != 0 { let e = SystemError.last; close(fd); return .failure(e) }
+        return .success(fd)
     }
 }

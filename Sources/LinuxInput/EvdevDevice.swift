@@ -89,7 +89,7 @@ public final class EvdevDevice {
             case .again:
                 return ReadResult(events: events, resyncCount: resyncs, status: .drained)
             case .failure(let e):
-                let status: ReadStatus = e == 19 /* ENODEV */ ? .deviceGone
+                let status: ReadStatus = InputError.isUnplugged(errno: e) ? .deviceGone
                     : .failed(InputError(operation: "libevdev_next_event", path: path, errno: e))
                 return ReadResult(events: events, resyncCount: resyncs, status: status)
             case .event(let event, let sync):
@@ -102,7 +102,7 @@ public final class EvdevDevice {
                     case .event(let delta, _): events.append(delta)
                     case .again: break syncing
                     case .failure(let e):
-                        let status: ReadStatus = e == 19 ? .deviceGone
+                        let status: ReadStatus = InputError.isUnplugged(errno: e) ? .deviceGone
                             : .failed(InputError(operation: "libevdev_next_event(SYNC)", path: path, errno: e))
                         return ReadResult(events: events, resyncCount: resyncs, status: status)
                     }

@@ -19,6 +19,9 @@ public struct InputError: Error, Hashable, Sendable, CustomStringConvertible {
     public var isPermissionDenied: Bool { errno == EACCES || errno == EPERM }
     public var isDeviceGone: Bool { errno == ENODEV || errno == ENOENT }
 
+    /// ENODEV from a read: the device was unplugged while open.
+    static func isUnplugged(errno: Int32) -> Bool { errno == ENODEV }
+
     public var description: String {
         let message = CInput.errorString(errno)
         var s = "\(operation)\(path.map { " \($0)" } ?? ""): \(message) (errno \(errno))"

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GestureDaemon
 import CommandArguments
 
 /// Writes all of `text` to `fd`, unbuffered, retrying on EINTR; false on any other error
@@ -12,7 +13,7 @@ func writeAll(_ fd: Int32, _ text: String) -> Bool {
     while offset < bytes.count {
         let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
         if n <= 0 {
-            if n < 0 && errno == EINTR { continue }
+            if n < 0 && SystemError.last == .interrupted { continue }
             return false
         }
         offset += n

@@ -28,7 +28,7 @@ extension Doctor {
                     out.append(describe(dev, evdev.description, mode: monitor.mode))
                     if ioctl(evdev.fd, eviocgrab, Int32(1)) == 0 {
                         _ = ioctl(evdev.fd, eviocgrab, Int32(0))
-                    } else if errno == EBUSY {
+                    } else if SystemError.last == .busy {
                         out.append(.problem("grab", "\(dev.node) is grabbed by another process (EVIOCGRAB): gestured gets no events from it",
                                             fix: "find it with `sudo fuser -v \(dev.node)` and stop it (evtest --grab, a remapper, another gesture tool)"))
                     }
@@ -143,12 +143,12 @@ extension Doctor {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             let n = chunk.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            if n < 0 && SystemError.last == .interrupted { continue }
             if n <= 0 { break }
             out.append(contentsOf: chunk[0..<n])
         }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        while waitpid(pid, &status, 0) < 0 && SystemError.last == .interrupted {}
         return String(decoding: out, as: UTF8.self)
     }
 }

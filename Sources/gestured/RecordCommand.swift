@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GestureDaemon
 import CommandArguments
 import GestureCore
 import GestureRecording
@@ -53,7 +54,7 @@ func recordMain(_ arguments: [String]) -> Int32 {
     var fd: Int32 = 1
     if let output {
         fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { eprint("gestured record: cannot write \(output): \(String(cString: strerror(errno)))"); return 1 }
+        guard fd >= 0 else { eprint("gestured record: cannot write \(output): \(SystemError.last)"); return 1 }
     }
     defer { if fd != 1 { close(fd) } }
     guard writeRecording(fd, EvemuWriter.header(evdev.description)) else { return 1 }
@@ -71,7 +72,7 @@ func recordMain(_ arguments: [String]) -> Int32 {
         }
         var pfd = pollfd(fd: evdev.fd, events: Int16(POLLIN), revents: 0)
         let n = poll(&pfd, 1, timeoutMs)
-        if n < 0 && errno == EINTR { continue }
+        if n < 0 && SystemError.last == .interrupted { continue }
         if n <= 0 { continue }
         let result = evdev.readAvailable()
         var text = ""
@@ -124,7 +125,7 @@ private func chooseDevice(_ wanted: String?) -> String? {
 /// Writes recording text; says why when the write fails.
 private func writeRecording(_ fd: Int32, _ text: String) -> Bool {
     guard writeAll(fd, text) else {
-        eprint("gestured record: write failed: \(String(cString: strerror(errno)))")
+        eprint("gestured record: write failed: \(SystemError.last)")
         return false
     }
     return true

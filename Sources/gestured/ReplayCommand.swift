@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GestureDaemon
 import CommandArguments
 import GestureCore
 import GestureRecording
@@ -43,7 +44,7 @@ struct OutputBuffer {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes { write(1, $0.baseAddress! + offset, $0.count - offset) }
-            if n <= 0 { if n < 0 && errno == EINTR { continue }; return }
+            if n <= 0 { if n < 0 && SystemError.last == .interrupted { continue }; return }
             offset += n
         }
     }
@@ -97,14 +98,15 @@ func replayStream(file: String, descPath: String?, afterChunk: () -> Void = {},
                   _ emit: (GestureJSON.DeviceInfo, Instant, GesturePipeline.Output) -> Void) throws(RecordingError) {
     let name = file == "-" ? "<stdin>" : file
     let fd: Int32 = file == "-" ? 0 : open(file, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw RecordingError(file: name, line: 0, message: "cannot open: \(String(cString: strerror(errno)))") }
+    guard fd >= 0 else { throw RecordingError(file: name, line: 0, message: "cannot open: \(SystemError.last)") }
     defer { if fd != 0 { close(fd) } }
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     func read() throws(RecordingError) -> ArraySlice<UInt8> {
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n >= 0 { return chunk[0..<n] }
-            if errno != EINTR { throw RecordingError(file: name, line: 0, message: "cannot read: \(String(cString: strerror(errno)))") }
+            let error = SystemError.last
+            if error != .interrupted { throw RecordingError(file: name, line: 0, message: "cannot read: \(error)") }
         }
     }
     var first = try read()

@@ -32,11 +32,11 @@ final class ChildProcess {
     init(command: String, environment: [String], label: String, timeoutNanoseconds: Int64,
          killAfterNanoseconds: Int64) throws(SpawnError) {
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
-        guard pipe(&outPipe) == 0 else { throw SpawnError(message: "cannot create a pipe: \(HookSys.error(errno))") }
+        guard pipe(&outPipe) == 0 else { throw SpawnError(message: "cannot create a pipe: \(SystemError.last)") }
         guard pipe(&errPipe) == 0 else {
-            let e = errno
+            let e = SystemError.last
             close(outPipe[0]); close(outPipe[1])
-            throw SpawnError(message: "cannot create a pipe: \(HookSys.error(e))")
+            throw SpawnError(message: "cannot create a pipe: \(e)")
         }
         for fd in outPipe + errPipe { HookSys.setFlags(fd, nonBlocking: fd == outPipe[0] || fd == errPipe[0]) }
         defer { close(outPipe[1]); close(errPipe[1]) }
@@ -44,7 +44,7 @@ final class ChildProcess {
         let rc = Self.spawnShell(command, environment: environment, stdout: outPipe[1], stderr: errPipe[1], pid: &pid)
         guard rc == 0 else {
             close(outPipe[0]); close(errPipe[0])
-            throw SpawnError(message: "cannot run /bin/sh: \(HookSys.error(rc))")
+            throw SpawnError(message: "cannot run /bin/sh: \(SystemError(code: rc))")
         }
         self.pid = pid
         self.label = "\(label) pid \(pid)"
@@ -91,15 +91,15 @@ final class ChildProcess {
     func groupAlive() -> Bool {
         var status: Int32 = 0
         while waitpid(-pid, &status, WNOHANG) > 0 {}
-        return kill(-pid, 0) == 0 || errno == EPERM
+        return kill(-pid, 0) == 0 || SystemError.last == .notPermitted
     }
 
     /// How the shell ended, as far as `waitpid` says.
     enum Exit: Equatable {
         case status(Int32)
         case signal(Int32)
-        /// Reaped by someone else (ECHILD: SIGCHLD ignored) or another error: gone either way.
-        case unknown(errno: Int32)
+        /// Reaped by someone else (`.noChild`: SIGCHLD ignored) or another error: gone either way.
+        case unknown(SystemError)
     }
 
     /// The shell's exit, collected if it has exited; nil while it runs. Closes the pidfd then.
@@ -109,8 +109,9 @@ final class ChildProcess {
         if r == 0 { return nil }
         let exit: Exit
         if r < 0 {
-            if errno == EINTR { return nil }
-            exit = .unknown(errno: errno)
+            let error = SystemError.last
+            if error == .interrupted { return nil }
+            exit = .unknown(error)
         } else {
             let sig = status & 0x7f
             exit = sig == 0 ? .status((status >> 8) & 0xff) : .signal(sig)
@@ -131,7 +132,7 @@ final class ChildProcess {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n > 0 { buffer.append(chunk[0..<n]); if buffer.isFull { break }; continue }
             if n == 0 { eof = true }
-            else if errno == EINTR { continue }
+            else if SystemError.last == .interrupted { continue }
             break
         }
         let lines = buffer.takeLines(end: eof || final)

@@ -62,7 +62,7 @@ public final class HookRunner: Sendable {
         // reaper we can wait for them by process group instead of leaving zombies to pid 1.
         _ = gestured_become_subreaper()
         var fds: [Int32] = [-1, -1]
-        if pipe(&fds) != 0 { log(3, "gestured bug: cannot create the hook runner's wake pipe: \(HookSys.error(errno))") }
+        if pipe(&fds) != 0 { log(3, "gestured bug: cannot create the hook runner's wake pipe: \(SystemError.last)") }
         for fd in fds where fd >= 0 { HookSys.setFlags(fd) }
         wakeRead = fds[0]; wakeWrite = fds[1]
         thread = Mutex(nil)
@@ -77,7 +77,7 @@ public final class HookRunner: Sendable {
             thread.withLock { $0 = tid }
         } else {
             Unmanaged<HookRunner>.fromOpaque(box).release()
-            log(3, "gestured bug: cannot start the hook thread: \(HookSys.error(rc)); hooks will not run")
+            log(3, "gestured bug: cannot start the hook thread: \(SystemError(code: rc)); hooks will not run")
         }
     }
 
@@ -202,9 +202,12 @@ public final class HookRunner: Sendable {
             let n = fds.withUnsafeMutableBufferPointer {
                 poll($0.baseAddress, nfds_t($0.count), pollTimeout(children, dropsDue: dropsDue))
             }
-            if n < 0 && errno != EINTR {
-                log(3, "gestured bug: hook poll failed: \(HookSys.error(errno))")
-                usleep(10_000)
+            if n < 0 {
+                let error = SystemError.last
+                if error != .interrupted {
+                    log(3, "gestured bug: hook poll failed: \(error)")
+                    usleep(10_000)
+                }
             }
             if fds[0].revents != 0 {
                 var buf = [UInt8](repeating: 0, count: 64)
@@ -269,7 +272,7 @@ public final class HookRunner: Sendable {
         switch exit {
         case .status(let code): log(code == 0 ? 7 : 4, "hook \(c.label): exited with status \(code)")
         case .signal(let sig): log(c.timeout.termSent ? 6 : 4, "hook \(c.label): killed by signal \(sig)")
-        case .unknown(let e): log(7, "hook \(c.label): exited (status not available: \(HookSys.error(e)))")
+        case .unknown(let e): log(7, "hook \(c.label): exited (status not available: \(e))")
         }
         guard c.groupAlive() else { return true }
         c.leaderExited = true

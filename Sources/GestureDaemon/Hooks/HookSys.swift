@@ -10,8 +10,6 @@ enum HookSys {
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 
-    static func error(_ e: Int32) -> String { String(cString: strerror(e)) }
-
     static func setFlags(_ fd: Int32, nonBlocking: Bool = true) {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
