@@ -107,7 +107,7 @@ public final class SocketServer: GestureSubscriber {
         guard rc == 0 else {
             close(fd)
             let hint = switch bindError {
-            case .noSuchFile: " (does its directory exist? systemd creates /run/gestured via RuntimeDirectory=)"
+            case .noSuchFile: " (does its directory exist? gestured.socket creates /run/gestured)"
             case .permissionDenied: " (permission denied: run as the gestured user or pass --socket)"
             default: ""
             }
