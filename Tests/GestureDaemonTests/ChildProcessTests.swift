@@ -14,7 +14,11 @@ import Testing
                          label: "test", timeoutNanoseconds: timeout, killAfterNanoseconds: killAfter)
     }
 
-    /// Reads both pipes until they are closed and the shell has exited (at most 10 s).
+    /// Reads both pipes until they are closed, the shell has exited and nothing is left in its
+    /// process group (at most 10 s). The group matters: this test process is a subreaper (the
+    /// hook runner makes it one), so what a killed shell had just forked is adopted here, and a
+    /// zombie left unreaped makes swift-testing's exit-test monitor (`waitid(P_ALL, WNOWAIT)`)
+    /// report that zombie forever and never an exit test's child.
     static func finish(_ c: ChildProcess) -> (stdout: [String], stderr: [String], exit: ChildProcess.Exit?) {
         var out: [String] = [], err: [String] = []
         var exit: ChildProcess.Exit?
@@ -22,7 +26,7 @@ import Testing
             out += c.readLines(stdout: true).map(OutputLineBuffer.text)
             err += c.readLines(stdout: false).map(OutputLineBuffer.text)
             if exit == nil { exit = c.reap() }
-            return exit != nil && c.stdout < 0 && c.stderr < 0
+            return exit != nil && !c.groupAlive() && c.stdout < 0 && c.stderr < 0
         }
         c.closeAll()
         return (out, err, exit)
@@ -58,6 +62,23 @@ import Testing
         #expect(waitFor(seconds: 10) { c.reap() != nil || !c.groupAlive() })
         #expect(waitFor(seconds: 10) { !c.groupAlive() }, "the background sleep must end with its group")
         c.closeAll()
+    }
+
+    /// A whole-run hang on this branch: `sleep 30` killed with SIGKILL right after dash forked it
+    /// left the forked child (still named sh) as an adopted zombie nobody reaped. Here the
+    /// background child is certain to exist when the group is killed.
+    @Test func test_finish_collectsWhatAKilledShellLeftInItsGroup() throws {
+        HookSys.becomeSubreaper()
+        let c = try Self.start("sleep 30 & echo $!; wait")
+        var lines: [[UInt8]] = []
+        #expect(waitFor(seconds: 10) { lines += c.readLines(stdout: true); return !lines.isEmpty })
+        let orphan = try #require(pid_t(OutputLineBuffer.text(lines[0])))
+        c.signalGroup(SIGKILL)
+        _ = Self.finish(c)
+        // Only this pid is waited for, never -1 (that could take an exit test's child): ECHILD
+        // says it was reaped already; its pid back (or 0) says it was left behind.
+        let r = waitpid(orphan, nil, WNOHANG)
+        #expect(r == -1 && SystemError.last == .noChild, "the killed shell's background child was left: waitpid says \(r)")
     }
 
     @Test func test_reap_isNilWhileTheShellRuns() throws {

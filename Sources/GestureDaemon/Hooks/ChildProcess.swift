@@ -103,6 +103,9 @@ final class ChildProcess {
     }
 
     /// The shell's exit, collected if it has exited; nil while it runs. Closes the pidfd then.
+    /// This collects the shell only: the child is over once `groupAlive()` is also false (it
+    /// reaps what the shell left in its group and this process adopted as their subreaper).
+    /// Stopping at `reap()` leaves those zombies to this process for good.
     func reap() -> Exit? {
         var status: Int32 = 0
         let r = waitpid(pid, &status, WNOHANG)

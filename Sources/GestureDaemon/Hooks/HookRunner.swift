@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CLinuxSys
 import GestureConfig
 import GestureCore
 import Synchronization
@@ -60,7 +59,7 @@ public final class HookRunner: Sendable {
         self.log = log
         // A hook's background children (`cmd &`) are orphaned when its shell exits; as their
         // reaper we can wait for them by process group instead of leaving zombies to pid 1.
-        _ = gestured_become_subreaper()
+        HookSys.becomeSubreaper()
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) != 0 { log(3, "gestured bug: cannot create the hook runner's wake pipe: \(SystemError.last)") }
         for fd in fds where fd >= 0 { HookSys.setFlags(fd) }

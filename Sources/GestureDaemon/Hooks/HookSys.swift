@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinuxSys
 
 /// The few C calls the hook runner needs.
 enum HookSys {
@@ -9,6 +10,10 @@ enum HookSys {
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
+
+    /// Makes this process the reaper of its orphaned descendants, so the processes a hook's
+    /// shell leaves running are adopted here and can be waited for by process group.
+    static func becomeSubreaper() { _ = gestured_become_subreaper() }
 
     static func setFlags(_ fd: Int32, nonBlocking: Bool = true) {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
