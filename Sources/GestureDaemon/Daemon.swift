@@ -7,6 +7,7 @@ import GestureCore
 import GestureRecording
 import GestureWire
 import LinuxInput
+import LinuxSystem
 
 /// How `gestured run` was asked to run.
 public struct DaemonOptions: Sendable {
@@ -65,7 +66,7 @@ public final class Daemon {
     public init(options: DaemonOptions, log: Logger = .shared) throws(DaemonError) {
         self.options = options
         self.log = log
-        self.origin = Sys.monotonicNow()
+        self.origin = MonotonicClock.now()
         notifier = SystemdNotifier(environment: options.environment)
         do { config = try Config.load(path: options.configPath) } catch {
             // ConfigError's description already says "config error:" (said once, not twice).
@@ -142,7 +143,7 @@ public final class Daemon {
         }
 
         if let us = notifier.watchdogMicroseconds {
-            watchdogDue = Sys.monotonicNow().microseconds + us / 2
+            watchdogDue = MonotonicClock.now().microseconds + us / 2
             log.info("systemd watchdog: pinging every \(us / 2000) ms")
         }
         rearmTimer()
@@ -157,7 +158,7 @@ public final class Daemon {
         for sig in [SIGHUP, SIGTERM, SIGINT] { sigaddset(&set, sig); signal(sig, SIG_DFL) }
         pthread_sigmask(SIG_BLOCK, &set, nil)
         signalFD = signalfd(-1, &set, Int32(SFD_NONBLOCK) | Int32(SFD_CLOEXEC))
-        guard signalFD >= 0 else { log.error("signalfd: \(Sys.errorString(errno))"); return }
+        guard signalFD >= 0 else { log.error("signalfd: \(SystemError.last)"); return }
         loop.add(signalFD) { [unowned self] _ in self.signalArrived() }
     }
 
@@ -289,7 +290,7 @@ public final class Daemon {
         case .gesture(let g): bus.publish(.gesture(g, s.wire))
         case .frame(let f): if config.socket.rawFrames { bus.publish(.frame(f, s.wire)) }
         case .diagnostic(let d):
-            if let suppressed = diagnosticsLimit.allow(nowMicroseconds: Sys.monotonicNow().microseconds) {
+            if let suppressed = diagnosticsLimit.allow(nowMicroseconds: MonotonicClock.now().microseconds) {
                 log.warning("\(s.wire.node): \(d)\(suppressed > 0 ? " (\(suppressed) similar lines suppressed)" : "")")
             }
         }
@@ -298,7 +299,7 @@ public final class Daemon {
     /// Ends a session: its gestures in flight are cancelled, `deviceRemoved` goes out.
     private func end(_ s: DeviceSession, reason: String) {
         guard sessions.removeValue(forKey: s.source.fd) != nil else { return }
-        s.removed(at: Sys.monotonicNow()) { emit($0, from: s) }
+        s.removed(at: MonotonicClock.now()) { emit($0, from: s) }
         actions?.deviceClosed(id: s.id)
         loop.remove(s.source.fd)
         s.source.close()
@@ -319,7 +320,7 @@ public final class Daemon {
 
     private func timerFired() {
         timer.acknowledge()
-        let now = Sys.monotonicNow()
+        let now = MonotonicClock.now()
         for s in sessions.values {
             if let d = s.nextDeadline, d <= now { s.advance(to: now) { emit($0, from: s) } }
         }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLinuxSys
+import LinuxSystem
 
 /// One epoll instance on one thread. Idle means blocked in `epoll_wait` with no timeout: every
 /// wakeup is an fd (device, udev/inotify, socket, client, timerfd, signalfd) becoming ready.
@@ -20,7 +21,7 @@ public final class EventLoop {
 
     public init() {
         epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
-        precondition(epfd >= 0, "epoll_create1 failed: \(Sys.errorString(errno))")
+        precondition(epfd >= 0, "epoll_create1 failed: \(SystemError.last)")
     }
 
     deinit { close(epfd) }
@@ -59,8 +60,9 @@ public final class EventLoop {
         while running {
             let n = events.withUnsafeMutableBufferPointer { epoll_wait(epfd, $0.baseAddress, 64, -1) }
             if n < 0 {
-                if errno == EINTR { continue }
-                Logger.shared.error("gestured bug: epoll_wait failed: \(Sys.errorString(errno))")
+                let error = SystemError.last
+                if error == .interrupted { continue }
+                Logger.shared.error("gestured bug: epoll_wait failed: \(error)")
                 return
             }
             wakeups += 1
@@ -84,7 +86,7 @@ final class DeadlineTimer {
 
     init() {
         fd = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC))
-        precondition(fd >= 0, "timerfd_create failed: \(Sys.errorString(errno))")
+        precondition(fd >= 0, "timerfd_create failed: \(SystemError.last)")
     }
     deinit { close(fd) }
 

@@ -4,6 +4,7 @@ import Glibc
 import CLinuxSys
 import GestureCore
 import GestureWire
+import LinuxSystem
 
 /// Who may connect and what they get.
 public struct SocketPolicy: Sendable {

@@ -3,43 +3,10 @@ import Glibc
 #endif
 import CLinuxSys
 import GestureCore
-
-/// An errno value as a typed error with named cases: `catch SystemError.interrupted`,
-/// `if error == .wouldBlock`. Never compare raw numbers. Its description is strerror's text.
-public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The positive errno value.
-    public var code: Int32
-
-    public init(code: Int32) { self.code = code }
-
-    /// The calling thread's errno now (read it before any other call can change it).
-    public static var last: SystemError { SystemError(code: errno) }
-
-    public static let interrupted = SystemError(code: EINTR)
-    /// EAGAIN, which is EWOULDBLOCK on Linux: a non-blocking call would have waited.
-    public static let wouldBlock = SystemError(code: EAGAIN)
-    public static let noSuchFile = SystemError(code: ENOENT)
-    public static let noDevice = SystemError(code: ENODEV)
-    public static let permissionDenied = SystemError(code: EACCES)
-    public static let notPermitted = SystemError(code: EPERM)
-    public static let noChild = SystemError(code: ECHILD)
-    public static let connectionRefused = SystemError(code: ECONNREFUSED)
-    public static let nameTooLong = SystemError(code: ENAMETOOLONG)
-    public static let addressInUse = SystemError(code: EADDRINUSE)
-    public static let busy = SystemError(code: EBUSY)
-
-    public var description: String { String(cString: strerror(code)) }
-}
+import LinuxSystem
 
 /// Small wrappers over the system calls the daemon uses (errno kept, EINTR retried).
 enum Sys {
-    /// CLOCK_MONOTONIC now, the clock evdev timestamps use.
-    static func monotonicNow() -> Instant {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Instant(microseconds: Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)
-    }
-
     static func setNonBlocking(_ fd: Int32) {
         let flags = fcntl(fd, F_GETFL)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
@@ -49,8 +16,6 @@ enum Sys {
         let flags = fcntl(fd, F_GETFD)
         _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC)
     }
-
-    static func errorString(_ e: Int32) -> String { SystemError(code: e).description }
 
     /// Blocking write of everything (for pipes and stdout); false on error.
     @discardableResult

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLinuxSys
+import LinuxSystem
 
 /// sd_notify without libsystemd: one datagram per state change to `$NOTIFY_SOCKET` (a path, or
 /// '@name' in the abstract namespace). Does nothing when the variable is not set.
@@ -42,8 +43,7 @@ public final class SystemdNotifier {
 
     public func ready(status: String) { notify("READY=1\nSTATUS=\(status)") }
     public func reloading() {
-        var ts = timespec(); clock_gettime(CLOCK_MONOTONIC, &ts)
-        notify("RELOADING=1\nMONOTONIC_USEC=\(Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)")
+        notify("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now().microseconds)")
     }
     public func stopping() { notify("STOPPING=1") }
     public func watchdog() { notify("WATCHDOG=1") }

@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LinuxSystem
 
 /// CLOCK_MONOTONIC in nanoseconds.
 @inline(__always) func nowNanoseconds() -> UInt64 {
@@ -52,7 +53,7 @@ func writeLine(_ fd: Int32, _ line: String) {
     var offset = 0
     while offset < bytes.count {
         let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if n <= 0 { if errno == EINTR { continue }; return }
+        if n <= 0 { if SystemError.last == .interrupted { continue }; return }
         offset += n
     }
 }

@@ -7,6 +7,7 @@ import Glibc
 import GestureCore
 import GestureRecording
 import LinuxInput
+import LinuxSystem
 
 let usageText = """
 usage: gestured-uinput DEVICE [--name NAME] [--phys PHYS]
@@ -36,17 +37,12 @@ func say(_ s: String) {
     line.withUTF8 { buf in _ = write(1, buf.baseAddress, buf.count) }
 }
 
-func monotonicMicroseconds() -> Int64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
-}
-
-func sleepMicroseconds(_ us: Int64) {
+func sleep(for duration: Duration) {
+    let us = duration.totalMicroseconds
     guard us > 0 else { return }
     var ts = timespec(tv_sec: Int(us / 1_000_000), tv_nsec: Int(us % 1_000_000) * 1000)
     var rest = timespec()
-    while nanosleep(&ts, &rest) != 0 && errno == EINTR { ts = rest }
+    while nanosleep(&ts, &rest) != 0 && SystemError.last == .interrupted { ts = rest }
 }
 
 func builtin(_ name: String) -> DeviceDescription? {
@@ -100,14 +96,14 @@ do {
     current = try UInputDevice(description: description, name: nameOverride, phys: physOverride)
 } catch {
     say("error: \(error)")
-    exit(error.errno == ENOENT || error.errno == ENODEV ? 77 : 1)
+    exit(error.error == .noSuchFile || error.error == .noDevice ? 77 : 1)
 }
 say("node \(current?.devnode ?? "?")")
 
 /// Forwards writes to the current device; fails with ENODEV while unplugged.
 @MainActor enum device {
     static func write(type: UInt16, code: UInt16, value: Int32) throws(InputError) {
-        guard let current else { throw InputError(operation: "write (unplugged)", errno: ENODEV) }
+        guard let current else { throw InputError(operation: "write (unplugged)", error: .noDevice) }
         try current.write(type: type, code: code, value: value)
     }
     static func write(_ e: InputEvent) throws(InputError) { try write(type: e.type, code: e.code, value: e.value) }
@@ -171,13 +167,13 @@ let proto = description.contactProtocol
     do {
         file = try RecordingLoader.load(path: path, descriptionPath: deviceArgument.hasSuffix(".desc") ? deviceArgument : nil)
     } catch { return "error: \(error)" }
-    guard let first = file.events.first?.time.microseconds else { return "ok play (no events)" }
-    let start = monotonicMicroseconds()
+    guard let first = file.events.first?.time else { return "ok play (no events)" }
+    let start = MonotonicClock.now()
     var written = 0
     for e in file.events {
-        let offset = e.time.microseconds - first
-        if let stop = stopAfterMilliseconds, offset > stop * 1000 { break }
-        sleepMicroseconds(start + offset - monotonicMicroseconds())
+        let offset = e.time - first
+        if let stop = stopAfterMilliseconds, offset > .milliseconds(stop) { break }
+        sleep(for: start + offset - MonotonicClock.now())
         // SYN_DROPPED in a recording is the recorder's loss, not an event to inject.
         if e.type == EventType.syn && e.code == SynCode.dropped { continue }
         try device.write(e)
@@ -203,7 +199,7 @@ let proto = description.contactProtocol
             if let t = tools[n], description.hasKey(t) { try device.write(type: EventType.key, code: t, value: 1) }
         }
         try device.write(type: EventType.syn, code: SynCode.report, value: 0)
-        sleepMicroseconds(10_000)
+        sleep(for: .milliseconds(10))
     }
     for i in 0..<n {
         try device.write(type: EventType.abs, code: AbsCode.mtSlot, value: i)
@@ -275,7 +271,7 @@ while let line = readLine() {
             }
             try swipe(fingers: n, x: x, y: y, dx: dx, dy: dy, milliseconds: ms); say("ok swipe")
         case "sleep":
-            sleepMicroseconds(Int64(int(1) ?? 0) * 1000); say("ok sleep")
+            sleep(for: .milliseconds(int(1) ?? 0)); say("ok sleep")
         case "echo":
             say(words.dropFirst().joined(separator: " "))
         case "unplug":

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import GestureDaemon
 import CommandArguments
+import LinuxSystem
 
 /// Writes all of `text` to `fd`, unbuffered, retrying on EINTR; false on any other error
 /// (errno says which) or when nothing could be written.

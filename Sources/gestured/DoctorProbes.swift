@@ -5,6 +5,7 @@ import GestureConfig
 import GestureCore
 import GestureDaemon
 import LinuxInput
+import LinuxSystem
 
 /// The `gestured doctor` checks that talk to something: the devices (open, classify, try a grab),
 /// the daemon's socket, and systemd.
@@ -74,11 +75,12 @@ extension Doctor {
         }
         let connection: DaemonConnection
         do { connection = try DaemonConnection(path: path) } catch {
-            let e = error.errno
-            let fix = e == EACCES ? "ask to be added to the socket's group (sudo usermod -aG GROUP \(userName(geteuid())))"
-                : e == ECONNREFUSED ? "a stale socket: nobody listens; restart the daemon (sudo systemctl restart gestured.socket)"
-                : "check that the daemon runs: systemctl status gestured"
-            out.append(.problem("socket", "cannot connect to \(path) (\(who)): \(String(cString: strerror(e)))", fix: fix))
+            let fix = switch error.error {
+            case .permissionDenied: "ask to be added to the socket's group (sudo usermod -aG GROUP \(userName(geteuid())))"
+            case .connectionRefused: "a stale socket: nobody listens; restart the daemon (sudo systemctl restart gestured.socket)"
+            default: "check that the daemon runs: systemctl status gestured"
+            }
+            out.append(.problem("socket", "cannot connect to \(path) (\(who)): \(error.error)", fix: fix))
             return
         }
         var tv = timeval(tv_sec: 5, tv_usec: 0)

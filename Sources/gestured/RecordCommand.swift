@@ -6,6 +6,7 @@ import CommandArguments
 import GestureCore
 import GestureRecording
 import LinuxInput
+import LinuxSystem
 
 private let recordHelp = """
     usage: gestured record [DEVICE] [-o FILE] [--seconds N]

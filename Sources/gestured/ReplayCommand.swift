@@ -6,6 +6,7 @@ import CommandArguments
 import GestureCore
 import GestureRecording
 import GestureWire
+import LinuxSystem
 
 let replayUsage = """
     usage: gestured replay [--json] [--frames] [--device-description DESC] FILE|-

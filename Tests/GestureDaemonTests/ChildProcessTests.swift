@@ -3,6 +3,7 @@ import Glibc
 #endif
 @testable import GestureDaemon
 import Testing
+import LinuxSystem
 
 /// The hook runner's child supervision on its own: real `/bin/sh` children, their process
 /// groups, their output pipes, and the SIGTERM-then-SIGKILL timeout.

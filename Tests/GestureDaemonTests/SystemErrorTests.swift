@@ -1,8 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GestureConfig
 import GestureDaemon
+import Foundation
 import Testing
+import LinuxSystem
 
 /// errno as a typed error: the named cases are what real calls fail with, and the text is the
 /// system's own.
@@ -47,8 +50,37 @@ import Testing
             Issue.record("connected to a socket that does not exist")
         } catch {
             #expect(error.error == .noSuchFile)
-            #expect(error.errno == ENOENT)
             #expect(error.description.hasSuffix("(is the daemon running? `systemctl status gestured` or pass --socket)"))
+        }
+    }
+}
+
+/// The loaders' one read of the disk, and the errors they make of its failures.
+@Suite struct FileContentsTests {
+    @Test func test_bytes_readsAWholeFile_andRefusesMoreThanTheLimit() throws {
+        let dir = TestPaths.tempDirectory()
+        defer { unlink(dir + "/f"); rmdir(dir) }
+        let text = String(repeating: "0123456789", count: 10_000)
+        try text.write(toFile: dir + "/f", atomically: false, encoding: .utf8)
+        #expect(try FileContents.bytes(of: dir + "/f", maximumBytes: 100_000) == Array(text.utf8))
+        #expect(throws: FileContents.Failure.tooLarge) { try FileContents.bytes(of: dir + "/f", maximumBytes: 99_999) }
+    }
+
+    @Test func test_bytes_namesTheStepThatFailed() {
+        #expect(throws: FileContents.Failure.open(.noSuchFile)) { try FileContents.bytes(of: "/nonexistent/f", maximumBytes: 10) }
+        #expect(throws: FileContents.Failure.read(.isDirectory)) { try FileContents.bytes(of: "/tmp", maximumBytes: 10) }
+    }
+
+    @Test func test_configLoad_ofADirectoryOrAMissingFile_saysWhichWithAHint() {
+        for (path, hint) in [("/tmp", "that is a directory, not a file"),
+                             ("/nonexistent/gestured.yaml", "no such file; `gestured check --config FILE` names another")] {
+            do {
+                _ = try Config.load(path: path)
+                Issue.record("\(path) loaded")
+            } catch {
+                #expect(error.diagnostics.first?.hint == hint, "\(error)")
+                #expect(error.diagnostics.first?.message == "cannot read the file")
+            }
         }
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import GestureConfig
 import GestureCore
 import LinuxInput
+import LinuxSystem
 
 /// Plays key chords and clicks on the daemon's virtual devices. Steps due now are written at
 /// once; later ones (a binding's `key_hold_ms`/`key_delay_ms`) wait on a timerfd of their own in
@@ -71,7 +72,7 @@ final class ActionPlayer {
 
     private func timerFired() {
         timer.acknowledge()
-        runDue(now: Sys.monotonicNow().microseconds)
+        runDue(now: MonotonicClock.now().microseconds)
     }
 
     private func runDue(now: Int64) {

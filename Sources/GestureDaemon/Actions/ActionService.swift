@@ -2,6 +2,7 @@ import GestureConfig
 import GestureCore
 import GestureWire
 import LinuxInput
+import LinuxSystem
 
 /// The daemon's key and click actions: owns the virtual devices (a keyboard declaring exactly
 /// the keys the bindings press, a pointer when buttons are bound, and per touchscreen an absolute
@@ -183,7 +184,7 @@ public final class ActionService: GestureSubscriber {
     /// Plays chords and a click now (or after `delayFirst` µs).
     func perform(keys: [KeyChord], hold: Duration, delay: Duration, button: ButtonAction?,
                  at position: (Double?, Double?), deviceId: Int?, delayFirst: Int64) {
-        let now = Sys.monotonicNow().microseconds
+        let now = MonotonicClock.now().microseconds
         if !keys.isEmpty, let kb = keyboard {
             player.play(ActionPlayer.steps(keys, hold: hold, delay: delay, startingAt: now + delayFirst, on: kb), now: now)
         }

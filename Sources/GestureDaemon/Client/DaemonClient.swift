@@ -2,15 +2,13 @@
 import Glibc
 #endif
 import GestureWire
+import LinuxSystem
 
 /// Why a client could not connect to the daemon's socket, with the hint a user needs.
 public struct ConnectError: Error, CustomStringConvertible, Sendable {
     public var path: String
     public var error: SystemError
     public init(path: String, error: SystemError) { self.path = path; self.error = error }
-
-    /// The errno value, for messages that print the number.
-    public var errno: Int32 { error.code }
 
     public var description: String {
         let hint = switch error {

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import LinuxSystem
 #endif
 
 /// One hook's child: `/bin/sh -c COMMAND` started with posix_spawn in a process group of its own,

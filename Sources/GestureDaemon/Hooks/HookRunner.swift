@@ -4,6 +4,7 @@ import Glibc
 import GestureConfig
 import GestureCore
 import Synchronization
+import LinuxSystem
 
 /// Where hook messages go: a syslog priority (3 err, 4 warning, 6 info, 7 debug) and a line.
 public typealias HookLog = @Sendable (_ priority: Int, _ message: String) -> Void
