@@ -1,4 +1,4 @@
-// `gestured-bench --serve SOCKET`: the real daemon (GestureDaemon.Daemon, its epoll loop, bus and
+// `gestured-bench --serve SOCKET CONFIG`: the real daemon (GestureDaemon.Daemon, its epoll loop, bus and
 // socket server) in a child process, reading one synthetic touchscreen from its standard input —
 // 16-byte records, the PipeDeviceSource format. The parent writes events into that pipe and reads
 // gesture lines from the socket like any client, so figures include the pipe hop, the decoder, the

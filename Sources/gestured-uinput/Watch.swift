@@ -12,8 +12,9 @@ import GestureWire
 import LinuxInput
 import LinuxSystem
 
-@MainActor func watchMain(_ arguments: [String]) -> Int32 {
-    let mode: DeviceMonitor.Mode? = arguments.first.flatMap(DeviceMonitor.Mode.init(rawValue:))
+/// `mode`: "udev" or "inotify" (checked by the caller); nil picks as the daemon does.
+@MainActor func watchMain(_ modeName: String?) -> Int32 {
+    let mode: DeviceMonitor.Mode? = modeName.flatMap(DeviceMonitor.Mode.init(rawValue:))
     let monitor: DeviceMonitor
     do { monitor = try DeviceMonitor(mode: mode) } catch { say("error: \(error)"); return 1 }
     say("mode \(monitor.mode.rawValue)")

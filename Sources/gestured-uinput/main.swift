@@ -4,6 +4,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CommandArguments
 import GestureCore
 import GestureRecording
 import LinuxInput
@@ -61,21 +62,42 @@ func builtin(_ name: String) -> DeviceDescription? {
     }
 }
 
-var args = Array(CommandLine.arguments.dropFirst())
-if args.isEmpty || args.contains("--help") || args.contains("-h") {
-    say(usageText)
-    exit(args.isEmpty ? 2 : 0)
+/// Prints help (standard output) or a usage error (standard error) and exits with its status.
+func finish(_ stop: ArgumentStop) -> Never {
+    switch stop {
+    case .help(let text): say(String(text.dropLast()))
+    case .usage(let text): text.utf8CString.withUnsafeBufferPointer { _ = write(2, $0.baseAddress, $0.count - 1) }
+    }
+    exit(stop.exitStatus)
 }
-if args[0] == "watch" { exit(watchMain(Array(args.dropFirst()))) }
+
+let words = Array(CommandLine.arguments.dropFirst())
+if words.first == "watch" {
+    let syntax = CommandSyntax(command: "gestured-uinput watch", help: usageText, options: [], positionals: 1,
+                               unknown: "unexpected argument")
+    let parsed = syntax.parse(Array(words.dropFirst()))
+    if let stop = parsed.stop { finish(stop) }
+    let mode = parsed.arguments.compactMap { if case .positional(let p) = $0 { p } else { nil } }.first
+    if let mode, DeviceMonitor.Mode(rawValue: mode) == nil { finish(syntax.invalid("the mode is udev or inotify, not '\(mode)'")) }
+    exit(watchMain(mode))
+}
+let deviceSyntax = CommandSyntax(command: "gestured-uinput", help: usageText,
+                                 options: [.value("--name", needs: "a name"), .value("--phys", needs: "a phys string")],
+                                 positionals: 1)
 var nameOverride: String?
-if let i = args.firstIndex(of: "--name"), i + 1 < args.count {
-    nameOverride = args[i + 1]; args.removeSubrange(i...(i + 1))
-}
 var physOverride: String?
-if let i = args.firstIndex(of: "--phys"), i + 1 < args.count {
-    physOverride = args[i + 1]; args.removeSubrange(i...(i + 1))
+var deviceWord: String?
+let parsedArguments = deviceSyntax.parse(words)
+for argument in parsedArguments.arguments {
+    switch argument {
+    case .value("--name", let v): nameOverride = v
+    case .value("--phys", let v): physOverride = v
+    case .positional(let p): deviceWord = p
+    default: fatalError("gestured-uinput bug: its syntax has no \(argument)")
+    }
 }
-let deviceArgument = args[0]
+if let stop = parsedArguments.stop { finish(stop) }
+guard let deviceArgument = deviceWord else { finish(.usage("gestured-uinput: which device? (an evemu file, keyboard or mouse)\n\n" + usageText)) }
 let description: DeviceDescription
 if let b = builtin(deviceArgument) {
     description = b
