@@ -58,9 +58,9 @@ public final class Daemon {
     private var sessions: [Int32: DeviceSession] = [:]
     private var nextDeviceId = 1
     private var signalFD: Int32 = -1
-    private var watchdogDue: Int64?
+    private var watchdogDue: Instant?
     private var pendingReplays: [(Recording, PipeEventWriter)] = []
-    private var diagnosticsLimit = RateLimiter(burst: 20, intervalMicroseconds: 60_000_000)
+    private var diagnosticsLimit = RateLimiter(burst: 20, interval: .seconds(60))
     private var exitCode: Int32 = 0
 
     public init(options: DaemonOptions, log: Logger = .shared) throws(DaemonError) {
@@ -142,9 +142,9 @@ public final class Daemon {
             log.notice("no touch device found: waiting for one to be plugged in (none here? replay a recording instead: gestured run --replay FILE, e.g. Tests/Fixtures/*.evemu)")
         }
 
-        if let us = notifier.watchdogMicroseconds {
-            watchdogDue = MonotonicClock.now().microseconds + us / 2
-            log.info("systemd watchdog: pinging every \(us / 2000) ms")
+        if let interval = notifier.watchdogInterval {
+            watchdogDue = MonotonicClock.now() + interval / 2
+            log.info("systemd watchdog: pinging every \((interval / 2).totalMicroseconds / 1000) ms")
         }
         rearmTimer()
         notifier.ready(status: "\(sessions.count) device(s), socket \(path)")
@@ -290,7 +290,7 @@ public final class Daemon {
         case .gesture(let g): bus.publish(.gesture(g, s.wire))
         case .frame(let f): if config.socket.rawFrames { bus.publish(.frame(f, s.wire)) }
         case .diagnostic(let d):
-            if let suppressed = diagnosticsLimit.allow(nowMicroseconds: MonotonicClock.now().microseconds) {
+            if let suppressed = diagnosticsLimit.allow(now: MonotonicClock.now()) {
                 log.warning("\(s.wire.node): \(d)\(suppressed > 0 ? " (\(suppressed) similar lines suppressed)" : "")")
             }
         }
@@ -311,11 +311,8 @@ public final class Daemon {
     // MARK: - Time
 
     private func rearmTimer() {
-        var next: Int64? = watchdogDue
-        for s in sessions.values {
-            if let d = s.nextDeadline?.microseconds, next == nil || d < next! { next = d }
-        }
-        timer.arm(atMicroseconds: next)
+        let deadlines = sessions.values.compactMap(\.nextDeadline) + (watchdogDue.map { [$0] } ?? [])
+        timer.arm(at: deadlines.min())
     }
 
     private func timerFired() {
@@ -324,9 +321,9 @@ public final class Daemon {
         for s in sessions.values {
             if let d = s.nextDeadline, d <= now { s.advance(to: now) { emit($0, from: s) } }
         }
-        if let due = watchdogDue, due <= now.microseconds, let us = notifier.watchdogMicroseconds {
+        if let due = watchdogDue, due <= now, let interval = notifier.watchdogInterval {
             notifier.watchdog()
-            watchdogDue = now.microseconds + us / 2
+            watchdogDue = now + interval / 2
         }
         rearmTimer()
     }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLinuxSys
+import GestureCore
 import LinuxSystem
 
 /// One epoll instance on one thread. Idle means blocked in `epoll_wait` with no timeout: every
@@ -82,7 +83,7 @@ public final class EventLoop {
 /// A timerfd on CLOCK_MONOTONIC armed at an absolute instant (or disarmed).
 final class DeadlineTimer {
     let fd: Int32
-    private(set) var armedAt: Int64?
+    private(set) var armedAt: Instant?
 
     init() {
         fd = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC))
@@ -90,13 +91,13 @@ final class DeadlineTimer {
     }
     deinit { close(fd) }
 
-    /// Arms at `microseconds` on CLOCK_MONOTONIC, or disarms with nil.
-    func arm(atMicroseconds us: Int64?) {
-        guard us != armedAt else { return }
-        armedAt = us
+    /// Arms at `instant` on CLOCK_MONOTONIC, or disarms with nil.
+    func arm(at instant: Instant?) {
+        guard instant != armedAt else { return }
+        armedAt = instant
         var spec = itimerspec()
-        if var us {
-            if us <= 0 { us = 1 }
+        if let instant {
+            let us = max(instant.microseconds, 1)  // 0 would disarm it
             spec.it_value.tv_sec = Int(us / 1_000_000)
             spec.it_value.tv_nsec = Int(us % 1_000_000) * 1000
         }

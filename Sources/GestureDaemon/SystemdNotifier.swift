@@ -9,16 +9,16 @@ import LinuxSystem
 public final class SystemdNotifier {
     public let socketPath: String?
     /// `WATCHDOG_USEC` when it is meant for this process (`WATCHDOG_PID` unset or ours).
-    public let watchdogMicroseconds: Int64?
+    public let watchdogInterval: Duration?
     private var fd: Int32 = -1
 
     public init(environment: [String: String]) {
         socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         if let us = environment["WATCHDOG_USEC"].flatMap(Int64.init), us > 0,
            environment["WATCHDOG_PID"].flatMap(Int32.init).map({ $0 == getpid() }) ?? true {
-            watchdogMicroseconds = us
+            watchdogInterval = .microseconds(us)
         } else {
-            watchdogMicroseconds = nil
+            watchdogInterval = nil
         }
     }
 

@@ -4,7 +4,8 @@ import Glibc
 #endif
 import LinuxSystem
 
-/// CLOCK_MONOTONIC in nanoseconds.
+/// CLOCK_MONOTONIC in nanoseconds: the benchmark's measuring clock, finer than the daemon's
+/// `Instant` (LinuxSystem's MonotonicClock, microseconds), since a frame takes a few µs.
 @inline(__always) func nowNanoseconds() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)

@@ -62,14 +62,13 @@ func recordMain(_ arguments: [String]) -> Int32 {
     eprint("gestured record: recording \(TextEscaping.escaped(evdev.description.name)) (\(node)); Ctrl-C stops")
 
     var origin: Instant?
-    var start = timespec(); clock_gettime(CLOCK_MONOTONIC, &start)
+    let end = seconds.map { MonotonicClock.now() + .microseconds(Int64($0 * 1_000_000)) }
     while true {
         var timeoutMs: Int32 = -1
-        if let seconds {
-            var now = timespec(); clock_gettime(CLOCK_MONOTONIC, &now)
-            let elapsed = Double(now.tv_sec - start.tv_sec) + Double(now.tv_nsec - start.tv_nsec) / 1e9
-            if elapsed >= seconds { return 0 }
-            timeoutMs = Int32(max(1, (seconds - elapsed) * 1000))
+        if let end {
+            let left = end - MonotonicClock.now()
+            if left <= .zero { return 0 }
+            timeoutMs = Int32(clamping: max(1, (left.totalMicroseconds + 999) / 1000))
         }
         var pfd = pollfd(fd: evdev.fd, events: Int16(POLLIN), revents: 0)
         let n = poll(&pfd, 1, timeoutMs)
@@ -79,7 +78,7 @@ func recordMain(_ arguments: [String]) -> Int32 {
         var text = ""
         for var e in result.events {
             if origin == nil { origin = e.time }
-            e.time = Instant(microseconds: e.time.microseconds - origin!.microseconds)
+            e.time = .zero + (e.time - origin!)
             text += EvemuWriter.eventLine(e)
         }
         guard writeRecording(fd, text) else { return 1 }

@@ -2,17 +2,16 @@
 import Glibc
 #endif
 @testable import GestureDaemon
+import GestureCore
 import Testing
 import LinuxSystem
 
 /// The hook runner's child supervision on its own: real `/bin/sh` children, their process
 /// groups, their output pipes, and the SIGTERM-then-SIGKILL timeout.
 @Suite struct ChildProcessTests {
-    static let second: Int64 = 1_000_000_000
-
-    static func start(_ command: String, timeout: Int64 = 30 * second, killAfter: Int64 = second) throws -> ChildProcess {
+    static func start(_ command: String, timeout: Duration = .seconds(30), killAfter: Duration = .seconds(1)) throws -> ChildProcess {
         try ChildProcess(command: command, environment: ["PATH=/usr/bin:/bin", "HOOK_TEST=from the environment"],
-                         label: "test", timeoutNanoseconds: timeout, killAfterNanoseconds: killAfter)
+                         label: "test", timeout: timeout, killAfter: killAfter)
     }
 
     /// Reads both pipes until they are closed, the shell has exited and nothing is left in its
@@ -92,13 +91,16 @@ import LinuxSystem
 
 /// The timeout's steps: SIGTERM at the deadline, SIGKILL `killAfter` later, then nothing.
 @Suite struct ChildTimeoutTests {
+    /// Microseconds after an arbitrary origin.
+    func at(_ microseconds: Int64) -> Instant { Instant(microseconds: microseconds) }
+
     @Test func test_step_terminatesAtTheDeadline_thenKillsAfterKillAfter() {
-        var t = ChildTimeout(deadline: 1000, killAfter: 200)
-        func step(_ now: Int64) -> ChildTimeout.Step? { t.step(now: now) }
-        #expect(t.nextDeadline == 1000)
+        var t = ChildTimeout(deadline: at(1000), killAfter: .microseconds(200))
+        func step(_ now: Int64) -> ChildTimeout.Step? { t.step(now: at(now)) }
+        #expect(t.nextDeadline == at(1000))
         #expect(step(999) == nil)
         #expect(step(1000) == .terminate)
-        #expect(t.termSent && !t.killSent && t.nextDeadline == 1200)
+        #expect(t.termSent && !t.killSent && t.nextDeadline == at(1200))
         #expect(step(1199) == nil)
         #expect(step(1300) == .kill)
         #expect(t.nextDeadline == nil)
@@ -106,22 +108,22 @@ import LinuxSystem
     }
 
     @Test func test_stop_terminatesOnce_andTheKillFollows() {
-        var t = ChildTimeout(deadline: 10_000, killAfter: 200)
-        func step(_ now: Int64) -> ChildTimeout.Step? { t.step(now: now) }
-        func stop(_ now: Int64) -> Bool { t.stop(now: now) }
+        var t = ChildTimeout(deadline: at(10_000), killAfter: .microseconds(200))
+        func step(_ now: Int64) -> ChildTimeout.Step? { t.step(now: at(now)) }
+        func stop(_ now: Int64) -> Bool { t.stop(now: at(now)) }
         #expect(stop(50))
-        #expect(t.nextDeadline == 250)
+        #expect(t.nextDeadline == at(250))
         #expect(!stop(60))
         #expect(step(249) == nil)
         #expect(step(250) == .kill)
     }
 
     @Test func test_stop_afterATimeout_sendsNoSecondSIGTERM() {
-        var t = ChildTimeout(deadline: 100, killAfter: 200)
-        func step(_ now: Int64) -> ChildTimeout.Step? { t.step(now: now) }
-        func stop(_ now: Int64) -> Bool { t.stop(now: now) }
+        var t = ChildTimeout(deadline: at(100), killAfter: .microseconds(200))
+        func step(_ now: Int64) -> ChildTimeout.Step? { t.step(now: at(now)) }
+        func stop(_ now: Int64) -> Bool { t.stop(now: at(now)) }
         #expect(step(100) == .terminate)
         #expect(!stop(150))
-        #expect(t.nextDeadline == 300)
+        #expect(t.nextDeadline == at(300))
     }
 }

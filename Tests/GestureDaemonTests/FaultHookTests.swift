@@ -5,6 +5,7 @@
 import Glibc
 #endif
 import Foundation
+import LinuxSystem
 import Testing
 import GestureConfig
 import GestureCore
@@ -30,10 +31,7 @@ import GestureDaemon
         return n
     }
 
-    static func monotonicMs() -> Int64 {
-        var ts = timespec(); clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
-    }
+    static func monotonicMs() -> Int64 { MonotonicClock.now().microseconds / 1000 }
 
     /// Waits (up to `ms`) until `condition` holds on the runner's statistics.
     static func wait(_ runner: HookRunner, ms: Int64 = 5000, _ condition: (HookStatistics) -> Bool) -> HookStatistics {

@@ -1,4 +1,5 @@
 @testable import GestureDaemon
+import GestureCore
 import Testing
 
 /// How a hook's output becomes log lines: split at newlines with caps on line length and on
@@ -50,24 +51,24 @@ import Testing
     }
 
     @Test func test_rateLimiter_logsTheLimitPerMinute_andCountsTheRest() {
-        let minute = OutputRateLimiter.windowNanoseconds
+        let minute = OutputRateLimiter.window, tick = Duration.microseconds(1)
         var l = OutputRateLimiter()
-        func admit(_ now: Int64) -> (Bool, Int) { l.admit(now: now, limit: 2) }
-        let start = minute * 10
+        func admit(_ now: Instant) -> (Bool, Int) { l.admit(now: now, limit: 2) }
+        let start = Instant.zero + minute * 10
         #expect(admit(start) == (true, 0))
-        #expect(admit(start + 1) == (true, 0))
-        #expect(admit(start + 2) == (false, 0))
-        #expect(admit(start + minute - 1) == (false, 0))
+        #expect(admit(start + tick) == (true, 0))
+        #expect(admit(start + tick * 2) == (false, 0))
+        #expect(admit(start + minute - tick) == (false, 0))
         #expect(l.suppressed == 2)
         // The next window starts with the first line a minute later and reports the last one's.
         #expect(admit(start + minute) == (true, 2))
         #expect(l.suppressed == 0 && l.logged == 1)
-        #expect(admit(start + 3 * minute) == (true, 0))
+        #expect(admit(start + minute * 3) == (true, 0))
     }
 
     @Test func test_rateLimiter_zeroLimit_logsNothing() {
         var l = OutputRateLimiter()
-        let verdict = l.admit(now: 1, limit: 0)
+        let verdict = l.admit(now: Instant(microseconds: 1), limit: 0)
         #expect(verdict == (false, 0))
         #expect(l.suppressed == 1)
     }

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import GestureCore
 import LinuxSystem
 #endif
 
@@ -30,8 +31,8 @@ final class ChildProcess {
 
     /// Starts `command` with `environment` (NAME=value strings); the timeout starts now.
     /// `label` gets " pid N" appended.
-    init(command: String, environment: [String], label: String, timeoutNanoseconds: Int64,
-         killAfterNanoseconds: Int64) throws(SpawnError) {
+    init(command: String, environment: [String], label: String, timeout: Duration,
+         killAfter: Duration) throws(SpawnError) {
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
         guard pipe(&outPipe) == 0 else { throw SpawnError(message: "cannot create a pipe: \(SystemError.last)") }
         guard pipe(&errPipe) == 0 else {
@@ -52,7 +53,7 @@ final class ChildProcess {
         pidfd = HookSys.pidfdOpen(pid)
         stdout = outPipe[0]
         stderr = errPipe[0]
-        timeout = ChildTimeout(deadline: HookSys.nowNanoseconds() + timeoutNanoseconds, killAfter: killAfterNanoseconds)
+        self.timeout = ChildTimeout(deadline: MonotonicClock.now() + timeout, killAfter: killAfter)
     }
 
     /// posix_spawn of `/bin/sh -c command`: signals reset to their defaults and unblocked, its
@@ -161,21 +162,21 @@ final class ChildProcess {
 struct ChildTimeout: Equatable {
     enum Step: Equatable { case terminate, kill }
 
-    private(set) var deadline: Int64
-    let killAfter: Int64
+    private(set) var deadline: Instant
+    let killAfter: Duration
     private(set) var termSent = false
     private(set) var killSent = false
 
-    init(deadline: Int64, killAfter: Int64) {
+    init(deadline: Instant, killAfter: Duration) {
         self.deadline = deadline
         self.killAfter = killAfter
     }
 
     /// When the next step is due; nil once SIGKILL was sent.
-    var nextDeadline: Int64? { killSent ? nil : deadline }
+    var nextDeadline: Instant? { killSent ? nil : deadline }
 
     /// The step due at `now`, if any (SIGTERM moves the deadline to `now + killAfter`).
-    mutating func step(now: Int64) -> Step? {
+    mutating func step(now: Instant) -> Step? {
         guard deadline <= now, !killSent else { return nil }
         if !termSent {
             termSent = true
@@ -188,7 +189,7 @@ struct ChildTimeout: Equatable {
 
     /// Stopping the runner: true when SIGTERM is to be sent now (not sent before); SIGKILL
     /// follows `killAfter` later through `step`.
-    mutating func stop(now: Int64) -> Bool {
+    mutating func stop(now: Instant) -> Bool {
         guard !termSent else { return false }
         termSent = true
         deadline = now + killAfter

@@ -40,11 +40,11 @@ public final class HookRunner: Sendable {
         var matcher: BindingMatcher
         var limits: HookLimits
         var generation = 0
-        var lastStart: [Binding: Int64] = [:]    // monotonic ns of each binding's last start
+        var lastStart: [Binding: Instant] = [:]    // each binding's last start
         var pending: [Request] = []
         var stats = HookStatistics()
         var stopping = false
-        var lastDropLog: Int64? = nil
+        var lastDropLog: Instant? = nil
         var dropsSinceLog = 0
     }
 
@@ -54,6 +54,13 @@ public final class HookRunner: Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let thread: Mutex<pthread_t?>
+    /// Drops at the cap are logged at most once per this interval (and at shutdown).
+    static let dropReportInterval: Duration = .seconds(10)
+
+    /// poll's timeout until `instant`: whole milliseconds rounded up, 0 when it has passed.
+    private static func milliseconds(until instant: Instant) -> Int32 {
+        Int32(clamping: Swift.max(0, ((instant - MonotonicClock.now()).totalMicroseconds + 999) / 1000))
+    }
 
     public init(bindings: [Binding] = [], limits: HookLimits = HookLimits(), log: @escaping HookLog) {
         shared = Mutex(Shared(matcher: BindingMatcher(bindings: bindings), limits: limits))
@@ -121,9 +128,9 @@ public final class HookRunner: Sendable {
     }
 
     private func enqueue(_ s: inout Shared, binding: Binding, event: GestureEvent, device: HookDevice) -> Bool {
-        let now = HookSys.nowNanoseconds()
+        let now = MonotonicClock.now()
         if binding.cooldown > .zero, let last = s.lastStart[binding],
-           now - last < binding.cooldown.nanoseconds {
+           now - last < binding.cooldown {
             s.stats.skippedInCooldown += 1
             log(7, "hook \(binding.location): in cooldown, skipped \(event.kind) \(event.phase)")
             return false
@@ -131,7 +138,7 @@ public final class HookRunner: Sendable {
         if s.stats.running + s.pending.count >= s.limits.maxConcurrent {
             s.stats.droppedAtCap += 1
             s.dropsSinceLog += 1
-            if s.lastDropLog.map({ now - $0 >= 10_000_000_000 }) ?? true {
+            if s.lastDropLog.map({ now - $0 >= Self.dropReportInterval }) ?? true {
                 log(4, "hook \(binding.location): \(s.dropsSinceLog) gesture(s) dropped: \(s.limits.maxConcurrent) hooks already running (hooks.max_concurrent)")
                 s.lastDropLog = now; s.dropsSinceLog = 0
             }
@@ -183,7 +190,7 @@ public final class HookRunner: Sendable {
                     shared.withLock { $0.stats.failedToStart += 1; $0.stats.running -= 1 }
                 }
             }
-            let now = HookSys.nowNanoseconds()
+            let now = MonotonicClock.now()
             if stopping && !stopSent {
                 stopSent = true
                 for c in children where c.timeout.stop(now: now) { c.signalGroup(SIGTERM) }
@@ -232,7 +239,7 @@ public final class HookRunner: Sendable {
     }
 
     /// Sends the signal the child's timeout calls for at `now`, if any.
-    private func enforceTimeout(_ c: ChildProcess, now: Int64) {
+    private func enforceTimeout(_ c: ChildProcess, now: Instant) {
         switch c.timeout.step(now: now) {
         case .terminate?:
             c.signalGroup(SIGTERM)
@@ -241,7 +248,7 @@ public final class HookRunner: Sendable {
         case .kill?:
             c.signalGroup(SIGKILL)
             shared.withLock { $0.stats.killed += 1 }
-            log(4, "hook \(c.label): still running \(c.timeout.killAfter / 1_000_000) ms after SIGTERM, sent SIGKILL")
+            log(4, "hook \(c.label): still running \(c.timeout.killAfter.totalMicroseconds / 1000) ms after SIGTERM, sent SIGKILL")
         case nil:
             break
         }
@@ -249,16 +256,16 @@ public final class HookRunner: Sendable {
 
     /// How long poll may sleep (ms, -1: until something happens): until the next timeout step,
     /// at most 50 ms while a child has no pidfd, until the next report of drops.
-    private func pollTimeout(_ children: [ChildProcess], dropsDue: Int64?) -> Int32 {
+    private func pollTimeout(_ children: [ChildProcess], dropsDue: Instant?) -> Int32 {
         var timeout: Int32 = -1
         if let next = children.compactMap(\.timeout.nextDeadline).min() {
-            timeout = Int32(clamping: Swift.max(0, (next - HookSys.nowNanoseconds() + 999_999) / 1_000_000))
+            timeout = Self.milliseconds(until: next)
         }
         if children.contains(where: { $0.pidfd < 0 }) {
             timeout = timeout < 0 ? 50 : Swift.min(timeout, 50)
         }
         if let due = dropsDue {
-            let ms = Int32(clamping: Swift.max(0, (due - HookSys.nowNanoseconds() + 999_999) / 1_000_000))
+            let ms = Self.milliseconds(until: due)
             timeout = timeout < 0 ? ms : Swift.min(timeout, ms)
         }
         return timeout
@@ -283,10 +290,10 @@ public final class HookRunner: Sendable {
     /// Logs the gestures dropped at the cap since the last report once its 10 s are up (or now,
     /// when stopping), so a burst that ends inside the window is still counted in full. Returns
     /// when the next report is due, if drops are waiting.
-    private func reportDrops(now: Int64, force: Bool) -> Int64? {
-        let (n, cap, due) = shared.withLock { s -> (Int, Int, Int64?) in
+    private func reportDrops(now: Instant, force: Bool) -> Instant? {
+        let (n, cap, due) = shared.withLock { s -> (Int, Int, Instant?) in
             guard s.dropsSinceLog > 0, let last = s.lastDropLog else { return (0, 0, nil) }
-            guard force || now - last >= 10_000_000_000 else { return (0, 0, last + 10_000_000_000) }
+            guard force || now - last >= Self.dropReportInterval else { return (0, 0, last + Self.dropReportInterval) }
             defer { s.dropsSinceLog = 0; s.lastDropLog = now }
             return (s.dropsSinceLog, s.limits.maxConcurrent, nil)
         }
@@ -297,7 +304,7 @@ public final class HookRunner: Sendable {
     /// Logs the lines a child's pipe holds (at the end, also its last partial line), rate-limited.
     private func drain(_ c: ChildProcess, stdout: Bool, limiter: inout OutputRateLimiter, limits: HookLimits, final: Bool = false) {
         for line in c.readLines(stdout: stdout, final: final) {
-            let (admitted, suppressedBefore) = limiter.admit(now: HookSys.nowNanoseconds(), limit: limits.outputLinesPerMinute)
+            let (admitted, suppressedBefore) = limiter.admit(now: MonotonicClock.now(), limit: limits.outputLinesPerMinute)
             if suppressedBefore > 0 {
                 log(6, "hooks: \(suppressedBefore) output line(s) suppressed in the last minute (hooks.output_lines_per_minute)")
             }
@@ -314,8 +321,7 @@ public final class HookRunner: Sendable {
         let env = HookEnvironment.make(event: r.event, device: r.device, inherited: HookSys.environment())
         do {
             let c = try ChildProcess(command: r.binding.command, environment: env, label: label,
-                                     timeoutNanoseconds: (r.binding.timeout ?? limits.timeout).nanoseconds,
-                                     killAfterNanoseconds: limits.killAfter.nanoseconds)
+                                     timeout: r.binding.timeout ?? limits.timeout, killAfter: limits.killAfter)
             log(7, "hook \(label): started pid \(c.pid) for \(r.event.kind) \(r.event.phase)")
             return c
         } catch {
@@ -375,11 +381,4 @@ public enum HookEnvironment {
 
 extension String {
     fileprivate var replacingNUL: String { String(self.map { $0 == "\0" ? " " : $0 }) }
-}
-
-extension Duration {
-    fileprivate var nanoseconds: Int64 {
-        let (s, a) = components
-        return s * 1_000_000_000 + a / 1_000_000_000
-    }
 }

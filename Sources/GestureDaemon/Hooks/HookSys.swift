@@ -5,12 +5,6 @@ import CLinuxSys
 
 /// The few C calls the hook runner needs.
 enum HookSys {
-    static func nowNanoseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
-
     /// Makes this process the reaper of its orphaned descendants, so the processes a hook's
     /// shell leaves running are adopted here and can be waited for by process group.
     static func becomeSubreaper() { _ = gestured_become_subreaper() }

@@ -1,3 +1,4 @@
+import GestureCore
 /// What the hook runner does with a child's output: cut it into lines (with caps on how much is
 /// held and how long a line may be) and log at most `hooks.output_lines_per_minute` of them.
 /// Pure: bytes and times in, lines and verdicts out.
@@ -42,18 +43,18 @@ struct OutputLineBuffer {
 /// At most `limit` output lines per minute over all hooks; the rest are counted, not logged.
 /// Windows are fixed: the first line after a minute has passed starts the next one.
 struct OutputRateLimiter {
-    static let windowNanoseconds: Int64 = 60_000_000_000
+    static let window: Duration = .seconds(60)
 
-    private(set) var windowStart: Int64 = 0
+    private(set) var windowStart: Instant?
     private(set) var logged = 0
     /// Lines suppressed in the current window.
     private(set) var suppressed = 0
 
-    /// Whether a line at `now` (monotonic ns) may be logged under `limit` lines per minute, and
+    /// Whether a line at `now` may be logged under `limit` lines per minute, and
     /// how many lines the window that ended before it suppressed (0 when none ended or none were).
-    mutating func admit(now: Int64, limit: Int) -> (log: Bool, suppressedInEndedWindow: Int) {
+    mutating func admit(now: Instant, limit: Int) -> (log: Bool, suppressedInEndedWindow: Int) {
         var ended = 0
-        if now - windowStart >= Self.windowNanoseconds {
+        if windowStart.map({ now - $0 >= Self.window }) ?? true {
             ended = suppressed
             self = OutputRateLimiter(windowStart: now)
         }
