@@ -174,7 +174,7 @@ import GestureDaemon
     /// Runs in a child process of its own (an exit test): the fd count and `waitpid(-1)` see only
     /// this runner's work, not the fds and children of suites running in parallel.
     @Test func test_manyHooks_leaveNoFileDescriptorsOrChildrenBehind() async {
-        await #expect(processExitsWith: .success) {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
             let runner = HookRunner(limits: HookLimits(), log: { _, _ in })
             // Warm up (the worker thread's own fds), then measure.
             _ = runner.run(FaultHookTests.binding("echo warm"), event: FaultHookTests.gesture(0), device: FaultHookTests.device)
@@ -199,6 +199,9 @@ import GestureDaemon
                 print("hooks started \(started)/201, exited \(s.exited), fds before \(before) after \(after), unreaped child: \(unreaped)")
                 exit(1)
             }
+        }
+        if let result, result.exitStatus != .exitCode(0) {
+            Issue.record("the child said: \(String(decoding: result.standardOutputContent, as: UTF8.self))")
         }
     }
 }

@@ -34,13 +34,13 @@ final class ChildProcess {
     init(command: String, environment: [String], label: String, timeout: Duration,
          killAfter: Duration) throws(SpawnError) {
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
-        guard pipe(&outPipe) == 0 else { throw SpawnError(message: "cannot create a pipe: \(SystemError.last)") }
-        guard pipe(&errPipe) == 0 else {
+        guard HookSys.makePipe(&outPipe) else { throw SpawnError(message: "cannot create a pipe: \(SystemError.last)") }
+        guard HookSys.makePipe(&errPipe) else {
             let e = SystemError.last
             close(outPipe[0]); close(outPipe[1])
             throw SpawnError(message: "cannot create a pipe: \(e)")
         }
-        for fd in outPipe + errPipe { HookSys.setFlags(fd, nonBlocking: fd == outPipe[0] || fd == errPipe[0]) }
+        for fd in [outPipe[0], errPipe[0]] { HookSys.setFlags(fd) }
         defer { close(outPipe[1]); close(errPipe[1]) }
         var pid: pid_t = 0
         let rc = Self.spawnShell(command, environment: environment, stdout: outPipe[1], stderr: errPipe[1], pid: &pid)

@@ -69,7 +69,7 @@ public final class HookRunner: Sendable {
         // reaper we can wait for them by process group instead of leaving zombies to pid 1.
         HookSys.becomeSubreaper()
         var fds: [Int32] = [-1, -1]
-        if pipe(&fds) != 0 { log(3, "gestured bug: cannot create the hook runner's wake pipe: \(SystemError.last)") }
+        if !HookSys.makePipe(&fds) { log(3, "gestured bug: cannot create the hook runner's wake pipe: \(SystemError.last)") }
         for fd in fds where fd >= 0 { HookSys.setFlags(fd) }
         wakeRead = fds[0]; wakeWrite = fds[1]
         thread = Mutex(nil)

@@ -9,6 +9,10 @@ enum HookSys {
     /// shell leaves running are adopted here and can be waited for by process group.
     static func becomeSubreaper() { _ = gestured_become_subreaper() }
 
+    /// A pipe whose both ends are close-on-exec from the start (no window in which a child
+    /// spawned by another thread inherits them); false with errno set.
+    static func makePipe(_ fds: inout [Int32]) -> Bool { gestured_pipe_cloexec(&fds) == 0 }
+
     static func setFlags(_ fd: Int32, nonBlocking: Bool = true) {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
