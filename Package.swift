@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // gestured: a Linux touch-gesture daemon. Dependencies point one way:
-// executable → daemon → {LinuxInput, config, wire, recording} → LinuxSystem → core. No outside
-// packages.
+// executable → daemon → {LinuxInput, config, wire, recording} → core; LinuxSystem (errno, the
+// monotonic clock, file reads) sits under every module that calls the system. No outside packages.
 import PackageDescription
 
 let package = Package(
