@@ -13,6 +13,8 @@ public final class DeviceSession {
     /// Rotation/inversion from the config (`devices:`), applied to raw events before decoding.
     public var transform: AxisTransform { pipeline.transform }
     public private(set) var resyncs = 0
+    /// The grab and clone of an `exclusive: true` device (Exclusive/ExclusiveDevice.swift).
+    var exclusive: ExclusiveDevice?
 
     public init(id: Int, source: DeviceSource, thresholds: Thresholds,
                 boundKinds: Set<GestureKind> = Set(GestureKind.all),
@@ -28,19 +30,34 @@ public final class DeviceSession {
 
     /// When the pipeline next needs `advance(to:)`: the arena's waits (tap vs double tap, long
     /// press, debounce) and the decoder's stuck-touch watchdog.
-    public var nextDeadline: Instant? { pipeline.nextDeadline }
+    public var nextDeadline: Instant? {
+        guard let x = exclusive?.nextDeadline else { return pipeline.nextDeadline }
+        return pipeline.nextDeadline.map { min($0, x) } ?? x
+    }
 
     /// Reads what the source has and runs it through. Returns the source's status.
     public func readAvailable(_ emit: (Output) -> Void) -> SourceRead {
         let r = source.read()
         resyncs += r.resyncCount
-        for e in r.events { pipeline.feed(e, emit) }
+        if let x = exclusive {
+            // Event by event: a gesture claims its sequence before the gate sees the frame that made it.
+            for e in r.events {
+                pipeline.feed(e) { o in if case .gesture(let g) = o { x.gesture(g) }; emit(o) }
+                x.feed(e)
+            }
+            if x.finished { exclusive = nil }
+        } else {
+            for e in r.events { pipeline.feed(e, emit) }
+        }
         return SourceRead(events: [], resyncCount: r.resyncCount, status: r.status)
     }
 
     /// Fires every deadline at or before `now`.
     public func advance(to now: Instant, _ emit: (Output) -> Void) {
-        pipeline.advance(to: now, emit)
+        guard let x = exclusive else { return pipeline.advance(to: now, emit) }
+        pipeline.advance(to: now) { o in if case .gesture(let g) = o { x.gesture(g) }; emit(o) }
+        x.advance(to: now)
+        if x.finished { exclusive = nil }
     }
 
     /// A replay ended: let waiting gestures resolve as if time went on.
@@ -51,5 +68,7 @@ public final class DeviceSession {
     /// The device went away (or the daemon stops): gestures in flight end `cancelled`.
     public func removed(at time: Instant, _ emit: (Output) -> Void) {
         pipeline.deviceRemoved(at: time, emit)
+        exclusive?.close(reason: "device closed")
+        exclusive = nil
     }
 }

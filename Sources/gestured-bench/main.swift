@@ -9,7 +9,7 @@ import Glibc
 #endif
 import CommandArguments
 
-let sections = ["decode", "socket", "hooks", "actions", "idle"]
+let sections = ["decode", "socket", "hooks", "actions", "idle", "exclusive"]
 let benchHelp = """
     usage: gestured-bench [--quick] [--only SECTION,…]
 
@@ -18,7 +18,7 @@ let benchHelp = """
 
       --quick          shorten every section (a smoke run)
       --only SECTIONS  run only these, comma-separated: \(sections.joined(separator: ", "))
-                       (actions needs /dev/uinput: the kernel VM)
+                       (actions and exclusive need /dev/uinput: the kernel VM)
 
     """
 let syntax = CommandSyntax(command: "gestured-bench", help: benchHelp,
@@ -61,4 +61,5 @@ section("socket", benchSocket)
 section("hooks", benchHooks)
 section("actions", benchActions)
 section("idle", benchIdle)
+section("exclusive", benchExclusive)
 exit(0)
