@@ -2,6 +2,8 @@
 import Glibc
 #endif
 import CLinuxSys
+import GestureCore
+import LinuxSystem
 
 /// One epoll instance on one thread. Idle means blocked in `epoll_wait` with no timeout: every
 /// wakeup is an fd (device, udev/inotify, socket, client, timerfd, signalfd) becoming ready.
@@ -20,7 +22,7 @@ public final class EventLoop {
 
     public init() {
         epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
-        precondition(epfd >= 0, "epoll_create1 failed: \(Sys.errorString(errno))")
+        precondition(epfd >= 0, "epoll_create1 failed: \(SystemError.last)")
     }
 
     deinit { close(epfd) }
@@ -59,8 +61,9 @@ public final class EventLoop {
         while running {
             let n = events.withUnsafeMutableBufferPointer { epoll_wait(epfd, $0.baseAddress, 64, -1) }
             if n < 0 {
-                if errno == EINTR { continue }
-                Logger.shared.error("gestured bug: epoll_wait failed: \(Sys.errorString(errno))")
+                let error = SystemError.last
+                if error == .interrupted { continue }
+                Logger.shared.error("gestured bug: epoll_wait failed: \(error)")
                 return
             }
             wakeups += 1
@@ -80,21 +83,21 @@ public final class EventLoop {
 /// A timerfd on CLOCK_MONOTONIC armed at an absolute instant (or disarmed).
 final class DeadlineTimer {
     let fd: Int32
-    private(set) var armedAt: Int64?
+    private(set) var armedAt: Instant?
 
     init() {
         fd = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC))
-        precondition(fd >= 0, "timerfd_create failed: \(Sys.errorString(errno))")
+        precondition(fd >= 0, "timerfd_create failed: \(SystemError.last)")
     }
     deinit { close(fd) }
 
-    /// Arms at `microseconds` on CLOCK_MONOTONIC, or disarms with nil.
-    func arm(atMicroseconds us: Int64?) {
-        guard us != armedAt else { return }
-        armedAt = us
+    /// Arms at `instant` on CLOCK_MONOTONIC, or disarms with nil.
+    func arm(at instant: Instant?) {
+        guard instant != armedAt else { return }
+        armedAt = instant
         var spec = itimerspec()
-        if var us {
-            if us <= 0 { us = 1 }
+        if let instant {
+            let us = max(instant.microseconds, 1)  // 0 would disarm it
             spec.it_value.tv_sec = Int(us / 1_000_000)
             spec.it_value.tv_nsec = Int(us % 1_000_000) * 1000
         }

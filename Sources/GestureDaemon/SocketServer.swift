@@ -4,6 +4,7 @@ import Glibc
 import CLinuxSys
 import GestureCore
 import GestureWire
+import LinuxSystem
 
 /// Who may connect and what they get.
 public struct SocketPolicy: Sendable {
@@ -93,21 +94,25 @@ public final class SocketServer: GestureSubscriber {
             guard (st.st_mode & S_IFMT) == S_IFSOCK else {
                 throw .failed("\(path) exists and is not a socket; not replacing it")
             }
-            let probe = Sys.connectUnix(path)
-            if probe.fd >= 0 { close(probe.fd); throw .failed("\(path): another gestured is listening there") }
+            if case .success(let probe) = Sys.connectUnix(path) {
+                close(probe); throw .failed("\(path): another gestured is listening there")
+            }
             unlink(path)
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { throw .failed("socket: \(Sys.errorString(errno))") }
+        guard fd >= 0 else { throw .failed("socket: \(SystemError.last)") }
         let old = umask(0o177)
         let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
-        let bindErrno = errno
+        let bindError = SystemError.last
         umask(old)
         guard rc == 0 else {
             close(fd)
-            let hint = bindErrno == ENOENT ? " (does its directory exist? gestured.socket creates /run/gestured)" :
-                bindErrno == EACCES ? " (permission denied: run as the gestured user or pass --socket)" : ""
-            throw .failed("bind \(path): \(Sys.errorString(bindErrno))\(hint)")
+            let hint = switch bindError {
+            case .noSuchFile: " (does its directory exist? gestured.socket creates /run/gestured)"
+            case .permissionDenied: " (permission denied: run as the gestured user or pass --socket)"
+            default: ""
+            }
+            throw .failed("bind \(path): \(bindError)\(hint)")
         }
         var gid: gid_t = gid_t(bitPattern: -1)
         if let group {
@@ -115,15 +120,15 @@ public final class SocketServer: GestureSubscriber {
             gid = gr.pointee.gr_gid
         }
         if gid != gid_t(bitPattern: -1) && chown(path, uid_t(bitPattern: -1), gid) != 0 {
-            let e = errno; close(fd); unlink(path)
-            throw .failed("chown \(path) to group \(group ?? ""): \(Sys.errorString(e))")
+            let e = SystemError.last; close(fd); unlink(path)
+            throw .failed("chown \(path) to group \(group ?? ""): \(e)")
         }
         if chmod(path, mode_t(mode)) != 0 {
-            let e = errno; close(fd); unlink(path)
-            throw .failed("chmod \(path): \(Sys.errorString(e))")
+            let e = SystemError.last; close(fd); unlink(path)
+            throw .failed("chmod \(path): \(e)")
         }
         guard Glibc.listen(fd, 64) == 0 else {
-            let e = errno; close(fd); unlink(path); throw .failed("listen \(path): \(Sys.errorString(e))")
+            let e = SystemError.last; close(fd); unlink(path); throw .failed("listen \(path): \(e)")
         }
         return fd
     }
@@ -134,10 +139,9 @@ public final class SocketServer: GestureSubscriber {
         while true {
             let fd = gestured_accept4(listenFD, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
             if fd < 0 {
-                if errno == EINTR { continue }
-                if errno != EAGAIN && errno != EWOULDBLOCK {
-                    log.warning("accept: \(Sys.errorString(errno))")
-                }
+                let error = SystemError.last
+                if error == .interrupted { continue }
+                if error != .wouldBlock { log.warning("accept: \(error)") }
                 return
             }
             var cred = gestured_peer_credentials(pid: -1, uid: UInt32.max, gid: UInt32.max)
@@ -202,9 +206,10 @@ public final class SocketServer: GestureSubscriber {
             let n = buf.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, $0.count, 0) }
             if n == 0 { drop(c, reason: "closed the connection"); return }
             if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { return }
-                drop(c, reason: Sys.errorString(errno)); return
+                let error = SystemError.last
+                if error == .interrupted { continue }
+                if error == .wouldBlock { return }
+                drop(c, reason: error.description); return
             }
             if c.closeWhenFlushed { continue }   // ignoring what it says after an over-long line
             c.input.append(contentsOf: buf[0..<n])
@@ -261,12 +266,13 @@ public final class SocketServer: GestureSubscriber {
                 send(c.fd, $0.baseAddress! + c.writeOffset, $0.count - c.writeOffset, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
             }
             if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK {
+                let error = SystemError.last
+                if error == .interrupted { continue }
+                if error == .wouldBlock {
                     if !c.wantsOut { c.wantsOut = true; loop.modify(c.fd, events: EventLoop.readable | EventLoop.writable) }
                     return
                 }
-                drop(c, reason: Sys.errorString(errno)); return
+                drop(c, reason: error.description); return
             }
             c.writeOffset += n
         }
