@@ -4,7 +4,7 @@
 Runs inside the kernel VM (started by Tests/VM/sidebyside.sh, as root, with real evdev, uinput and
 udevd), against the release binaries built on the host and Debian's libinput-tools and lisgd.
 
-usage: sidebyside.py --bin BIN --root ROOT [--quick] [throughput] [latency] [recognition] [profile]
+usage: sidebyside.py --bin BIN --root ROOT [--quick] [--scenario=NAME] [--bare] [throughput] [latency] [recognition] [profile]
 
 throughput   per scenario, one uinput device (gestured-uinput, from a recording's header) plays real
              recordings from Tests/Fixtures back to back, read at once by `gestured run` (realistic
@@ -13,6 +13,9 @@ throughput   per scenario, one uinput device (gestured-uinput, from a recording'
              libinput-gestures. Prints `name: value` lines: CPU per 10 000 events (utime + stime of
              the whole process, all threads, from /proc/PID/stat; both processes for the text
              stack), VmRSS and Private_Dirty (highest sample while streaming), VmHWM, ratios.
+             --scenario=NAME runs only the scenarios whose name contains NAME (e.g. 3m, bcm5974);
+             --bare adds `gestured-bare`: a second daemon with no bindings and no client, to
+             tell the recognition path from what hooks and the socket cost.
 latency      Tests/VM/latency.py: one process, one monotonic clock, synthetic protocol-B gestures.
 recognition  each touchpad recording played into uinput: libinput's gestures (with and without
              --enable-tap) next to gestured's.
@@ -24,6 +27,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ARGS = sys.argv[1:]
 QUICK = "--quick" in ARGS
 if QUICK: ARGS.remove("--quick")
+BARE = "--bare" in ARGS
+if BARE: ARGS.remove("--bare")
+ONLY = [a.split("=", 1)[1] for a in ARGS if a.startswith("--scenario=")]
+ARGS = [a for a in ARGS if not a.startswith("--scenario=")]
 sys.argv = [sys.argv[0]] + [a for a in ARGS if a.startswith("--") or os.path.sep in a]
 sys.path.insert(0, HERE)
 import suite  # noqa: E402  (Device, Daemon, Client, Lines, settle)
@@ -137,6 +144,8 @@ def start_consumers(node, touchscreen, config_path):
     ts_py = subprocess.Popen([sys.executable, TEXTSTACK], stdin=ts_li.stdout, stdout=null, stderr=null)
     ts_li.stdout.close()
     consumers = [Consumer("gestured", [d.p]), Consumer("libinput", [li]), Consumer("textstack", [ts_li, ts_py])]
+    if BARE:
+        consumers.append(Consumer("gestured-bare", [Daemon(config="log: {level: warning}\n").p]))
     if touchscreen:
         argv = ["lisgd", "-d", node, "-w", "3000", "-h", "2000"]
         for g in LISGD_GESTURES: argv += ["-g", g]
@@ -161,6 +170,7 @@ def throughput():
     config = f"{WORK}/sidebyside.yaml"; open(config, "w").write(BINDINGS)
     say("cpu_clock", f"utime+stime from /proc/PID/stat, {CLK_TCK} ticks/s")
     for name, header, recording, times in SCENARIOS:
+        if ONLY and not any(o in name for o in ONLY): continue
         times = 1 if QUICK else times
         dev = Device(header)
         touchscreen = "touchscreen" in name
@@ -193,6 +203,7 @@ def throughput():
                 cpu[c.name] = ms * 10000 / max(events, 1)
                 say(f"{name}.cpu_ms_per_10k_events.{c.name}", f"{cpu[c.name]:.0f}")
             for c in consumers[1:]:
+                if c.name == "gestured-bare": continue
                 ratio = cpu["gestured"] / cpu[c.name] if cpu[c.name] else float("inf")
                 say(f"{name}.ratio_cpu.gestured:{c.name}", f"{ratio:.2f}")
             for c in consumers:
