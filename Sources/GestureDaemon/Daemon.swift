@@ -88,8 +88,6 @@ public final class Daemon {
             log.error(error.description)
             return 1
         }
-        let released = ResidentPages.release()
-        log.debug("memory: \(released) kB of start-up pages of read-only file mappings released (they stay in the page cache)")
         loop.run()
         shutdown()
         return exitCode
