@@ -169,7 +169,8 @@ public struct Binding: Hashable, Sendable {
     public var keyHold: Duration = .zero
     /// A pointer button clicked through the daemon's virtual pointer.
     public var button: ButtonAction?
-    /// Send keys and clicks even while the seat's session is locked.
+    /// Act even while the session is locked: keys and clicks (the daemon, seat0's active session)
+    /// and, in `gestured listen`, the command too (its own session).
     public var whenLocked = false
     public var cooldown: Duration = .zero
     /// nil: `hooks.timeout_ms`.

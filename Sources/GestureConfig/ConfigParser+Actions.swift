@@ -37,9 +37,12 @@ extension Reader {
             }
         }
         if let (_, v) = find("when_locked") {
-            if find("keys") == nil && find("button") == nil {
-                error(v.mark, "when_locked only applies with keys: or button:",
-                      hint: "commands run whether the screen is locked or not")
+            // `gestured listen` pauses its commands too while its session is locked; the daemon's
+            // commands run as its own user, outside any session, and are never paused.
+            if find("keys") == nil && find("button") == nil && purpose != .listen {
+                error(v.mark, "when_locked only applies with keys: or button: in the daemon's config",
+                      hint: "the daemon runs its commands whether the screen is locked or not; in a `gestured listen` "
+                          + "config (check it with `gestured check --listen`) when_locked: true lets a command run while locked")
             }
             b.whenLocked = bool(v, "when_locked") ?? false
         }

@@ -316,7 +316,9 @@ public struct RecognizerArena: Sendable {
             committed = nil
         }
         if committed == .longPress { pinch.reset(); rotate.reset() }
-        let transformAllowed = motionAllowed && (allows(.transform) || committed == .longPress) && !frameIsSemiMT
+        // Fingers sliding on after a hold, spreading or swinging a little, are its drag (Nexio).
+        let takesOverHold = committed == .longPress && !m.translationDominates
+        let transformAllowed = motionAllowed && (allows(.transform) || takesOverHold) && !frameIsSemiMT
         if pinch.update(m, allowed: transformAllowed, t, sink: &sink) { takeOverLongPress(m); commit(.transform) }
         if rotate.update(m, allowed: transformAllowed, t, sink: &sink) { takeOverLongPress(m); commit(.transform) }
 

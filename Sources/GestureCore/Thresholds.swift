@@ -1,6 +1,7 @@
 /// Every recognizer threshold, in millimetres and durations, for one device. Defaults come from
-/// DESIGN.md (libinput, Android, GNOME, lisgd) and are chosen by device kind; the daemon resolves
-/// one value per device from the global and per-device config.
+/// the peers (libinput, Android, GNOME, lisgd; docs/GESTURES.md "Default thresholds") and are
+/// chosen by device kind; the daemon resolves one value per device from the global and
+/// per-device config.
 public struct Thresholds: Hashable, Sendable {
     // tap
     public var tapTimeout: Duration
@@ -48,7 +49,7 @@ public struct Thresholds: Hashable, Sendable {
     /// A contact that moved less than this while another moved `restingContactDecisionTravel`
     /// rests (a thumb, a finger left on the pad): it is no finger of the gesture until it lifts.
     public var restingContactMaximumTravel: Millimeters = 1.5
-    public var restingContactDecisionTravel: Millimeters = 4
+    public var restingContactDecisionTravel: Millimeters = 8
     /// Only a contact that landed this long before or after the others, before they moved, can
     /// rest — unless it is thumb-like (below); fingers landing together and one pivoting around
     /// the other are a pinch or rotate.

@@ -110,7 +110,7 @@ public final class SocketServer: GestureSubscriber {
         umask(old)
         guard rc == 0 else {
             close(fd)
-            let hint = bindErrno == ENOENT ? " (does its directory exist? systemd creates /run/gestured via RuntimeDirectory=)" :
+            let hint = bindErrno == ENOENT ? " (does its directory exist? gestured.socket creates /run/gestured)" :
                 bindErrno == EACCES ? " (permission denied: run as the gestured user or pass --socket)" : ""
             throw .failed("bind \(path): \(Sys.errorString(bindErrno))\(hint)")
         }

@@ -18,13 +18,8 @@ public enum RecordingLoader {
             let d = try readAll(path: descriptionPath, name: descriptionPath)
             description = try EvemuReader.parseDescription(d, file: descriptionPath)
         }
-        if LibinputRecordReader.looksLikeLibinputRecord(bytes) {
-            var r = try LibinputRecordReader.parse(bytes, file: name)
-            if let description { r.description = description }
-            return r
-        }
-        if EvtestReader.looksLikeEvtest(bytes) {
-            return try EvtestReader.parse(bytes, file: name, description: description)
+        if isWholeFileFormat(bytes) {
+            return try parseWholeFile(bytes, file: name, description: description)
         }
         if description == nil && path != "-" && EvemuReader.lacksHeader(bytes),
            let descPath = siblingDescription(for: path) {
@@ -32,6 +27,24 @@ public enum RecordingLoader {
             description = try EvemuReader.parseDescription(d, file: descPath)
         }
         return try EvemuReader.parse(bytes, file: name, description: description)
+    }
+
+    /// `libinput record` YAML and `evtest` logs are read whole (not line by line, as evemu can be);
+    /// `head`, the file's first bytes, is enough to tell.
+    public static func isWholeFileFormat(_ head: [UInt8]) -> Bool {
+        LibinputRecordReader.looksLikeLibinputRecord(head) || EvtestReader.looksLikeEvtest(head)
+    }
+
+    /// Parses a whole `libinput record` or `evtest` file; `description` replaces (YAML) or supplies
+    /// (a headerless evtest log) the device.
+    public static func parseWholeFile(_ bytes: [UInt8], file name: String,
+                                      description: DeviceDescription?) throws(RecordingError) -> Recording {
+        if LibinputRecordReader.looksLikeLibinputRecord(bytes) {
+            var r = try LibinputRecordReader.parse(bytes, file: name)
+            if let description { r.description = description }
+            return r
+        }
+        return try EvtestReader.parse(bytes, file: name, description: description)
     }
 
     /// The `.desc` next to a `.events` file that belongs to it, if any.

@@ -3,7 +3,7 @@
 //
 //     swift run -c release gestured-bench [--quick] [--only SECTION,…]
 //
-// `--quick` shortens every section (for a smoke run); the figures in the README come from a full run.
+// `--quick` shortens every section (for a smoke run); the figures in docs/PERFORMANCE.md come from a full run.
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -75,23 +75,28 @@ func listenMain(_ arguments: [String]) -> Int32 {
     let kinds = Set(config.bindings.map(\.gesture))
     let subscribe = WireEncoder.subscribe(Subscription(kinds: kinds.isEmpty ? nil : kinds))
 
+    let lock = config.bindings.isEmpty ? nil : SessionLockWatcher(report: reportLock)
     var lines = ListenLines()
-    var actions = BindingMatcher(bindings: config.actionBindings)   // keys:/button: → emit requests
+    var dispatch = ListenDispatch(config: config)   // commands here; keys:/button: → emit requests
     ReconnectingClient(path: socket, subscribe: subscribe).runReplying { event, send in
         switch event {
         case .connectFailed(let error, _, let first):
             if first { eprint("\(error.description)\ngestured listen: retrying with backoff (up to 30 s)") }
         case .connected:
             lines = ListenLines()
-            actions = BindingMatcher(bindings: config.actionBindings)
+            dispatch = ListenDispatch(config: config)
         case .message(let message, _):
             switch lines.handle(message, socket: socket, bindings: config.bindings.count) {
             case .gesture(let g, let id, let name, let kind, let node):
                 let device = HookDevice(id: id, name: name, kind: kind, node: node)
                 let app = focus?.focus ?? .unknown
-                runner.handle(g, device: device, focus: app)
-                for i in actions.match(g, device: device, focus: app) {
-                    _ = send(WireEncoder.emit(EmitRequest(binding: actions.bindings[i], gesture: g, deviceId: id == 0 ? nil : id)))
+                let (fire, skipped) = dispatch.actions(for: g, device: device, focus: app, locked: lock?.locked ?? false)
+                for _ in 0..<skipped { lock?.noteSkipped() }
+                for action in fire {
+                    switch action {
+                    case .run(let b): runner.run(b, event: g, device: device)
+                    case .emit(let request): _ = send(WireEncoder.emit(request))
+                    }
                 }
             case .log(let text): eprint("gestured listen: " + text)
             case .nothing: break
@@ -104,4 +109,20 @@ func listenMain(_ arguments: [String]) -> Int32 {
         return true
     }
     return 0
+}
+
+/// Lock and unlock of the session listen follows (SessionLockWatcher), said once each.
+@Sendable func reportLock(_ r: SessionLockWatcher.Report) {
+    switch r {
+    case .unavailable(let why):
+        eprint("gestured listen: \(why): a locked screen cannot be detected; bindings run regardless")
+    case .following(let session?):
+        eprint("gestured listen: following whether session \(session) is locked (logind LockedHint)")
+    case .following(nil):
+        eprint("gestured listen: no logind session of this user yet (nor an active one on seat0): bindings run until one is found locked")
+    case .locked(let session):
+        eprint("gestured listen: session \(session ?? "?") locked: bindings paused until it is unlocked (when_locked: true still runs)")
+    case .unlocked(let session, let skipped):
+        eprint("gestured listen: session \(session ?? "?") unlocked" + (skipped > 0 ? "; \(skipped) binding run(s) skipped while locked" : ""))
+    }
 }

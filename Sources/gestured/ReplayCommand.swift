@@ -118,8 +118,7 @@ func replayStream(file: String, descPath: String?, afterChunk: () -> Void = {},
     }
     var first = try read()
     let head = Array(first)
-    let isYAML = LibinputRecordReader.looksLikeLibinputRecord(head)
-    if isYAML || EvtestReader.looksLikeEvtest(head) {
+    if RecordingLoader.isWholeFileFormat(head) {
         // YAML and evtest logs are not line-streamable here: read the rest (capped), replay it whole.
         var bytes = head
         while true {
@@ -131,13 +130,7 @@ func replayStream(file: String, descPath: String?, afterChunk: () -> Void = {},
             bytes += more
         }
         let given = try descPath.map { p throws(RecordingError) in try loadDescription(p) }
-        var r: Recording
-        if isYAML {
-            r = try LibinputRecordReader.parse(bytes, file: name)
-            if let given { r.description = given }
-        } else {
-            r = try EvtestReader.parse(bytes, file: name, description: given)
-        }
+        let r = try RecordingLoader.parseWholeFile(bytes, file: name, description: given)
         let device = GestureJSON.DeviceInfo(r.description)
         GesturePipeline.run(r) { emit(device, r.startTime, $0) }
         return

@@ -91,6 +91,14 @@ private let right: UInt16 = 106, keyC: UInt16 = 46, keyV: UInt16 = 47, volumeUp:
         #expect(PointerButton.right.code == 0x111 && PointerButton.back.code == 0x113)
     }
 
+    @Test func test_whenLocked_onACommand_isAcceptedInAListenConfig() throws {
+        let text = "bindings:\n  - {gesture: tap, command: \"notify-send hi\", when_locked: true}\n  - {gesture: tap, command: x}\n"
+        let c = try Config.parse(text, file: "t", purpose: .listen)
+        #expect(c.bindings[0].whenLocked && c.bindings[0].command == "notify-send hi" && !c.bindings[1].whenLocked)
+        let d = errors(text)
+        #expect(d.count == 1 && d[0].line == 2)
+    }
+
     @Test func test_unknownKeyName_pointsAtTheName_withDidYouMean() {
         let d = errors("bindings:\n  - {gesture: tap, keys: \"ctrl+alt+Rihgt\"}\n")
         // The opening quote is at column 26; R is 9 characters after the character that follows it.
@@ -112,7 +120,8 @@ private let right: UInt16 = 106, keyC: UInt16 = 46, keyV: UInt16 = 47, volumeUp:
         #expect(d.map(\.line) == [2, 3, 4, 5, 6])
         #expect(d[0].message == "unknown button 'rigth'" && d[0].hint == "did you mean 'right'?")
         #expect(d[1].message == "at: touch only applies with button:")
-        #expect(d[2].message == "when_locked only applies with keys: or button:")
+        #expect(d[2].message == "when_locked only applies with keys: or button: in the daemon's config")
+        #expect(d[2].hint?.contains("gestured check --listen") == true)
         #expect(d[4].message == "at: touch needs a touchscreen")
     }
 

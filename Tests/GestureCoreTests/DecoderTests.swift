@@ -2,7 +2,8 @@ import GestureCore
 import GestureTestSupport
 import Testing
 
-/// Hand-written event streams through `SlotDecoder`, one point of DESIGN.md "Input details" each,
+/// Hand-written event streams through `SlotDecoder`, one point of docs/RECORDINGS.md
+/// "What the decoder handles" each,
 /// on the shared `TestDevices`.
 
 /// Builds event streams at millisecond times and collects the frames.

@@ -33,6 +33,20 @@ import Testing
         #expect(changed.count == 20)
         #expect(abs((events.last?.dxMillimeters ?? 0) - 20) < 1e-6)
     }
+    @Test func longPress_twoFingersSlidingOn_spreadingALittle_staysItsDrag() {
+        // The Nexio recording: after the hold the fingers slide 60 mm and spread 6 mm apart;
+        // translation is more than twice the span change, so no pinch takes the hold over.
+        check("down 1 at (100,100), 2 at (130,100) at 0ms; move 1 to (97,160), 2 to (133,160) from 600ms by 1000ms; up 1, 2 at 1010ms",
+              on: screen, expect: "longPress began fingers=2 at=500ms; longPress ended fingers=2")
+    }
+    @Test func longPress_twoFingersSpreadingMoreThanTheySlide_pinchTakesOver() {
+        // Just the other side: 10 mm of slide against 8 mm of spread.
+        check("down 1 at (100,100), 2 at (130,100) at 0ms; move 1 to (96,110), 2 to (134,110) from 600ms by 1000ms; up 1, 2 at 1010ms",
+              on: screen, expect: """
+                longPress began fingers=2 at=500ms; longPress cancelled fingers=2
+                pinch began fingers=2; pinch ended out fingers=2
+                """)
+    }
     @Test func longPress_cancelsOnMovement_whenConfigured() {
         check("down 1 at (50,35) at 0ms; move 1 to (52,35) from 600ms by 700ms; up 1 at 900ms", on: pad,
               expect: "longPress began fingers=1 at=500ms; longPress cancelled fingers=1",

@@ -53,19 +53,27 @@ import Testing
     // MARK: just below / just above each threshold
 
     @Test func restingTravel_justBelow_rests() {
-        check("down 1 at (30,40) at 0ms; down 2 at (60,30) at 400ms; move 1 to (31.4,40), 2 to (62,30) by 420ms; move 2 to (90,30) by 1000ms; up 2 at 1010ms; up 1 at 1300ms",
+        // Contact 1 slides 1.4 mm after contact 2 started moving (its rest position is where it
+        // was then).
+        check("down 1 at (30,40) at 0ms; down 2 at (60,30) at 400ms; move 2 to (62,30) by 420ms; move 1 to (31.4,40), 2 to (66,30) by 460ms; move 2 to (90,30) by 1000ms; up 2 at 1010ms; up 1 at 1300ms",
               on: pad, expect: onePan)
     }
     @Test func restingTravel_justAbove_countsAsAFinger() {
-        expectTwoFingers("down 1 at (30,40) at 0ms; down 2 at (60,30) at 400ms; move 1 to (31.6,40), 2 to (62,30) by 420ms; move 2 to (90,30) by 1000ms; up 2 at 1010ms; up 1 at 1300ms", kind: nil)
+        expectTwoFingers("down 1 at (30,40) at 0ms; down 2 at (60,30) at 400ms; move 2 to (62,30) by 420ms; move 1 to (31.6,40), 2 to (66,30) by 460ms; move 2 to (90,30) by 1000ms; up 2 at 1010ms; up 1 at 1300ms", kind: nil)
+    }
+    @Test func settlingAsItLands_whileTheOtherIsStill_stillRests() {
+        // The ActionStar recording: a finger slides 3 mm as it lands beside a still one; then the
+        // first finger moves and the settled one stays: it rests.
+        check("down 1 at (60,30) at 0ms; down 2 at (30,40) at 300ms; move 2 to (33,40) by 450ms; move 1 to (90,30) by 1100ms; up 1 at 1110ms; up 2 at 1500ms",
+              on: pad, expect: onePan)
     }
     @Test func decisionTravel_justBelow_nothingYet() {
-        check("down 1 at (30,40) at 0ms; down 2 at (60,30) at 400ms; move 2 to (63.8,30) by 500ms; up 2 at 700ms; up 1 at 1000ms",
+        check("down 1 at (30,40) at 0ms; down 2 at (60,30) at 400ms; move 2 to (67.8,30) by 500ms; up 2 at 700ms; up 1 at 1000ms",
               on: pad, expect: "nothing")
     }
     @Test func decisionTravel_justAbove_aOneFingerPan() {
-        check("down 1 at (30,40) at 0ms; down 2 at (60,30) at 400ms; move 2 to (64.2,30) by 500ms; up 2 at 700ms; up 1 at 1000ms",
-              on: pad, expect: "pan began right fingers=1; pan ended right fingers=1")
+        check("down 1 at (30,40) at 0ms; down 2 at (60,30) at 400ms; move 2 to (68.2,30) by 500ms; up 2 at 700ms; up 1 at 1000ms",
+              on: pad, expect: onePan)
     }
     @Test func landingGap_justBelow_isAPivotPinch() {
         expectTwoFingers("down 1 at (30,40) at 0ms; down 2 at (60,30) at 140ms; move 2 to (90,30) by 800ms; up 1, 2 at 810ms")
@@ -123,6 +131,12 @@ import Testing
 
     @Test func pinch_bothFingersMoving_landedApart() {
         check("down 1 at (40,35) at 0ms; down 2 at (60,35) at 300ms; move 1 to (20,35), 2 to (80,35) by 800ms; up 1, 2 at 810ms",
+              on: pad, expect: "pinch began fingers=2; pinch ended out fingers=2")
+    }
+    @Test func pinch_secondFingerStartingLate_isAPinch() {
+        // The Sharp recording: fingers landed seconds apart start a pinch about 20 ms apart; the
+        // first has moved 6 mm (under the decision travel) before the second moves.
+        check("down 1 at (40,35) at 0ms; down 2 at (60,35) at 300ms; move 2 to (66,35) by 330ms; move 1 to (30,35), 2 to (80,35) by 700ms; up 1, 2 at 710ms",
               on: pad, expect: "pinch began fingers=2; pinch ended out fingers=2")
     }
     @Test func pinch_onePivoting_landedTogether() {

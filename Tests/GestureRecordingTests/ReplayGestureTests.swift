@@ -66,7 +66,7 @@ func summary(_ g: GestureEvent) -> String {
 
 @Suite struct ReplayGestureTests {
     @Test func everyRecordingHasAnExpectedFile() {
-        #expect(ReplayFixtures.recordings.count >= 19)
+        #expect(ReplayFixtures.recordings.count >= 27)
         for r in ReplayFixtures.recordings {
             let path = ReplayFixtures.directory.appendingPathComponent(ReplayFixtures.base(r) + ".expected").path
             #expect(FileManager.default.fileExists(atPath: path), "missing \(ReplayFixtures.base(r)).expected")

@@ -3,7 +3,7 @@
 # real evdev, uinput and udevd, with the binaries built here on the host.
 # usage: Tests/VM/run.sh [TEST…]     (no argument: every test; names as suite.py --list prints)
 # env:   GESTURED_VM_STATE  cache dir for the kernel + initramfs (default /var/tmp/gestured-vm)
-#        VM_TIMEOUT         guest-side limit in seconds (default 300)
+#        VM_TIMEOUT         guest-side limit in seconds (default 900)
 #        GESTURED_VM_STRICT=1  a skipped kernel test fails the run
 # Exit code: the suite's; 0 with "SKIP: …" where QEMU cannot run here.
 set -u
@@ -40,7 +40,7 @@ STRICT=""; [ "${GESTURED_VM_STRICT:-0}" = 1 ] && STRICT=--strict
 t2=$(date +%s)
 
 echo "kernel-vm: booting the VM (state $STATE, setup $((t1 - t0)) s, build $((t2 - t1)) s)"
-VM_TIMEOUT=${VM_TIMEOUT:-300} VM_UDEV=1 sh Tests/VM/vm-run.sh "$STATE" "python3 -u $ROOT/Tests/VM/suite.py --bin $BIN --root $ROOT $STRICT $*"
+VM_TIMEOUT=${VM_TIMEOUT:-900} VM_UDEV=1 sh Tests/VM/vm-run.sh "$STATE" "python3 -u $ROOT/Tests/VM/suite.py --bin $BIN --root $ROOT $STRICT $*"
 rc=$?
 t3=$(date +%s)
 echo "kernel-vm: rc=$rc; setup $((t1 - t0)) s, build $((t2 - t1)) s, VM $((t3 - t2)) s, total $((t3 - t0)) s"

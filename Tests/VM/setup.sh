@@ -9,12 +9,15 @@ S=${1:?usage: setup.sh STATE_DIR}; mkdir -p "$S"; cd "$S"
 STAMP_VERSION=1
 # Packages first (also when the VM state is cached): the guest runs the host's root, so a tool a
 # test uses (libinput-tools: real libinput on the daemon's virtual devices; dbus-daemon and
-# python3-dbus/gi for the logind stand-in of the locked-session test) is installed here.
+# python3-dbus/gi for the logind stand-in of the locked-session test; for the systemd suite's
+# real logind session: dbus (the system bus unit), libpam-systemd (pam_systemd) and systemd
+# (logind, PID 1)) is installed here.
 export DEBIAN_FRONTEND=noninteractive
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
 need=""
 for p in qemu-system-x86 busybox-static kmod udev evemu-tools cpio python3 libevdev-dev libudev-dev \
-         libinput-tools dbus-daemon python3-dbus python3-gi libxcb1-dev libwayland-dev libsystemd-dev; do
+         libinput-tools dbus-daemon python3-dbus python3-gi libxcb1-dev libwayland-dev libsystemd-dev \
+         systemd dbus libpam-systemd; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
 done
 if [ -n "$need" ]; then

@@ -75,7 +75,7 @@ def config(bindings="", extra=""):
     return f"bindings:\n{bindings}\nlog:\n  level: info\n{extra}" if bindings else f"bindings: []\nlog:\n  level: info\n{extra}"
 
 def tap_binding(marker):
-    return f"  - gesture: tap\n    fingers: 1\n    command: 'touch /run/gestured/{marker}'\n"
+    return f"  - gesture: tap\n    fingers: 1\n    command: 'touch /run/gestured/hooks/{marker}'\n"
 
 
 class Client:
@@ -141,6 +141,9 @@ def install():
         # Speed only: the package's dependencies are installed, so apt needs no package lists;
         # parsing the host's over 9p under TCG takes minutes.
         os.makedirs("/tmp/no-lists/partial", exist_ok=True)
+        # Speed only: the test drop-in goes in first, so the daemon-reload of the package's postinst
+        # loads it (one daemon-reload less: about 20 s under TCG).
+        test_dropin()
         rc, out = sh(f"cd {os.path.dirname(DEB)} && DEBIAN_FRONTEND=noninteractive apt install -y -o Dir::State::Lists=/tmp/no-lists ./{os.path.basename(DEB)}",
                      check_rc=False, timeout=600)
         check(rc == 0, f"apt install ./{os.path.basename(DEB)} failed: {out[-1500:]}")
@@ -158,9 +161,9 @@ def install():
         test_dropin()
         sh("systemctl daemon-reload && systemctl enable --now gestured.socket")
         state["bin"] = "/usr/local/bin/gestured"
-    if DEB:
-        test_dropin()
-        sh("systemctl daemon-reload")
+    check("vm-test.conf" in prop("gestured.service", "DropInPaths"), "the test drop-in is not loaded: "
+          + sh("systemctl show gestured.service -p LoadState -p FragmentPath -p DropInPaths -p NeedDaemonReload", check_rc=False)[1]
+          + (out[-1500:] if DEB else ""))
     write_config(config())
     for u in (TESTER, STRANGER):
         sh(f"id {u} >/dev/null 2>&1 || useradd -m {'-G input ' if u == TESTER else ''}{u}")
@@ -184,6 +187,9 @@ def socket_activation_starts_the_service_on_first_connection():
     check(hello.get("type") == "hello", f"first line {hello}")
     c.close()
     check(prop("gestured.service", "ActiveState") == "active", "the service did not start on the first connection")
+    st = os.stat(SOCK)   # systemd chowns a service's RuntimeDirectory tree at start: not this one
+    check(grp.getgrgid(st.st_gid).gr_name == "input" and oct(st.st_mode & 0o777) == "0o660",
+          f"after the service started: socket mode {oct(st.st_mode)} group {grp.getgrgid(st.st_gid).gr_name}")
     pid = int(prop("gestured.service", "MainPID"))
     uid = int(open(f"/proc/{pid}/status").read().split("Uid:")[1].split()[0])
     check(uid == pwd.getpwnam("gestured").pw_uid, f"the daemon runs as uid {uid}")
@@ -217,16 +223,16 @@ def reload_rereads_config_and_a_bad_config_keeps_the_old_one():
     try:
         time.sleep(3)
         ts.tap()
-        wait(lambda: os.path.exists("/run/gestured/tap-one"), 20, "the reloaded binding's hook")
+        wait(lambda: os.path.exists("/run/gestured/hooks/tap-one"), 20, "the reloaded binding's hook")
         c0 = cursor()
         write_config("bindings:\n  - gesture: tap\n    fingers: banana\n")
         sh("systemctl reload gestured.service")
         log = wait(lambda: (lambda j: j if CONF in j else None)(journal("gestured.service", c0)), 20, "the config error in the journal")
         check(re.search(re.escape(CONF) + r":3:\d+", log), f"no file:line:column in the journal: {log[-600:]}")
         check(prop("gestured.service", "ActiveState") == "active", "the service stopped on a bad config")
-        os.unlink("/run/gestured/tap-one")
+        os.unlink("/run/gestured/hooks/tap-one")
         ts.tap()
-        wait(lambda: os.path.exists("/run/gestured/tap-one"), 20, "the old binding to fire after a bad reload")
+        wait(lambda: os.path.exists("/run/gestured/hooks/tap-one"), 20, "the old binding to fire after a bad reload")
     finally:
         ts.close()
     write_config(config())
@@ -250,7 +256,7 @@ def a_peer_whose_uid_is_not_allowed_is_refused():
     """socket.allowed_uids: [0]: a user in `input` connects but gets an error reply; root still works;
     a user outside `input` cannot even connect."""
     write_config(config(extra="socket:\n  allowed_uids: [0]\n"))
-    sh("systemctl reload gestured.service"); time.sleep(2)
+    sh("systemctl reload-or-restart gestured.service"); time.sleep(2)
     rc, out = sh(f"{state['bin']} monitor --socket {SOCK}", user=TESTER, check_rc=False, timeout=120)
     where = sh(f"ls -la /run/gestured; id {TESTER}; setpriv --reuid={TESTER} --regid={TESTER} --init-groups id", check_rc=False)[1]
     check(rc != 0 and "not allowed" in out, f"tester (uid {pwd.getpwnam(TESTER).pw_uid}) was not refused: rc {rc} {out[-400:]}\n{where}")
@@ -267,27 +273,82 @@ def a_peer_whose_uid_is_not_allowed_is_refused():
     write_config(config())
     sh("systemctl reload gestured.service")
 
+def login_session(user):
+    """A real logind session for `user`, as a graphical login opens one: a transient unit with
+    PAMName=login and XDG_SESSION_TYPE=wayland, XDG_SESSION_CLASS=user in its environment (which
+    pam_systemd passes to logind; without a type it would be a "background" session, never the
+    user's display). logind starts user-runtime-dir@ and user@ for the user. The VM's minimal
+    target starts neither logind nor D-Bus, so they are started here, as on any booted system.
+    Returns the session id."""
+    sh("systemctl start dbus.socket systemd-logind.service", timeout=120)
+    uid = pwd.getpwnam(user).pw_uid
+    sh(f"systemctl stop gestured-vm-session.service 2>/dev/null; systemd-run --unit=gestured-vm-session -p PAMName=login "
+       f"-p User={user} -p 'Environment=XDG_SESSION_TYPE=wayland XDG_SESSION_CLASS=user' -p Type=simple sleep infinity", timeout=120)
+    def session():
+        out = sh(f"loginctl list-sessions --no-legend", check_rc=False)[1]
+        ids = [l.split()[0] for l in out.splitlines() if len(l.split()) > 2 and l.split()[1] == str(uid)]
+        return ids[0] if ids else None
+    try:
+        sid = wait(session, 60, f"a logind session for {user}")
+        wait(lambda: prop(f"user@{uid}.service", "ActiveState") == "active", 120, f"user@{uid}.service")
+    except Fail as e:
+        raise Fail(f"{e}\n" + sh(f"journalctl -b --no-pager -o cat -u systemd-logind -u user-runtime-dir@{uid} -u user@{uid} "
+                                  f"-u gestured-vm-session -u dbus -n 60", check_rc=False)[1][-2500:])
+    return sid
+
+def set_locked_hint(session, locked):
+    """What a screen locker does: SetLockedHint on its session, as the session's user."""
+    sh(f"busctl call org.freedesktop.login1 /org/freedesktop/login1/session/{session_path(session)} "
+       f"org.freedesktop.login1.Session SetLockedHint b {'true' if locked else 'false'}", user=TESTER)
+
+def session_path(session):
+    """sd_bus_path_encode: every character but [A-Za-z0-9] as _XX."""
+    return "".join(c if c.isalnum() and c.isascii() else f"_{ord(c):02x}" for c in session)
+
 def user_unit_gestured_listen_runs_a_binding():
-    """gestured-listen.service in tester's user manager runs a binding from the daemon's socket."""
+    """gestured-listen.service in tester's user manager (started by a real logind session) runs a
+    binding from the daemon's socket; while logind's LockedHint of that session is true (set as a
+    screen locker sets it) it skips the binding but runs a `when_locked: true` one; unlocked, both again."""
     home = pwd.getpwnam(TESTER).pw_dir
     uid = pwd.getpwnam(TESTER).pw_uid
     unit_src = "/usr/lib/systemd/user/gestured-listen.service" if DEB else f"{ROOT}/systemd/gestured-listen.service"
-    cfg = f"bindings:\n  - gesture: tap\n    fingers: 1\n    command: 'touch {home}/listen-hit'\n"
+    hit, locked_hit = f"{home}/listen-hit", f"{home}/listen-locked-hit"
+    cfg = (f"bindings:\n  - gesture: tap\n    fingers: 1\n    command: 'touch {hit}'\n"
+           f"  - gesture: tap\n    fingers: 1\n    command: 'touch {locked_hit}'\n    when_locked: true\n")
     sh(f"mkdir -p {home}/.config/gestured {home}/.config/systemd/user && printf '%s' \"{cfg}\" > {home}/.config/gestured/config.yaml", user=TESTER)
     if not DEB:
         sh(f"cp {unit_src} {home}/.config/systemd/user/", user=TESTER)
-    os.makedirs("/run/user", exist_ok=True)   # tmpfiles-setup made it; the VM masks that unit
-    sh(f"systemctl start user@{uid}.service", timeout=120)
+    sid = login_session(TESTER)
     env = f"XDG_RUNTIME_DIR=/run/user/{uid}"
     sh(f"{env} systemctl --user daemon-reload && {env} systemctl --user start gestured-listen.service", user=TESTER, timeout=240)
+    def listen_log(): return sh("journalctl -b --no-pager -o cat _SYSTEMD_USER_UNIT=gestured-listen.service", check_rc=False)[1]
+    def gone(*paths):
+        for p in paths:
+            if os.path.exists(p): os.unlink(p)
     ts = Touchscreen()
     try:
-        time.sleep(3)
+        wait(lambda: "connected to gestured" in listen_log(), 60, "listen to connect: " + listen_log()[-600:])
+        time.sleep(2)
         ts.tap()
-        wait(lambda: os.path.exists(f"{home}/listen-hit"), 30, "the user unit's binding")
+        wait(lambda: os.path.exists(hit) and os.path.exists(locked_hit), 30, "the user unit's bindings")
+        gone(hit, locked_hit)
+        set_locked_hint(sid, True)
+        try: wait(lambda: f"session {sid} locked" in listen_log(), 30, "listen to see the lock")
+        except Fail as e:
+            raise Fail(f"{e}: {listen_log()[-600:]}\n" + sh(f"loginctl show-session {sid}; loginctl show-user {TESTER}", check_rc=False)[1])
+        ts.tap()
+        wait(lambda: os.path.exists(locked_hit), 30, "the when_locked binding while locked")
+        time.sleep(2)
+        check(not os.path.exists(hit), "the session is locked, yet listen ran the binding without when_locked")
+        set_locked_hint(sid, False)
+        wait(lambda: f"session {sid} unlocked; 1 binding run(s) skipped" in listen_log(), 30, "listen to see the unlock: " + listen_log()[-600:])
+        gone(locked_hit)
+        ts.tap()
+        wait(lambda: os.path.exists(hit) and os.path.exists(locked_hit), 30, "the binding again after the unlock")
     finally:
         ts.close()
         sh(f"{env} systemctl --user stop gestured-listen.service", user=TESTER, check_rc=False)
+        sh("systemctl stop gestured-vm-session.service", check_rc=False)
 
 def doctor_passes_on_a_healthy_setup():
     """`gestured doctor` as root with a touchscreen present and the service running: exit 0."""

@@ -1,6 +1,6 @@
 /// Turns a device's raw evdev events into `TouchFrame`s, one per SYN_REPORT.
 ///
-/// Handles, per DESIGN.md "Input details":
+/// Handles, per docs/RECORDINGS.md "What the decoder handles":
 /// - **Protocol B** (slots): the current slot is implicit (slot 0, or the slot the device was on when
 ///   opened) and ABS_MT_SLOT arrives only when it changes. ABS_MT_TRACKING_ID −1→id begins a touch,
 ///   id→−1 ends it, id→id′ ends one and begins another, −1→−1 is ignored, and axis updates on a free

@@ -2,7 +2,7 @@
 /// gap after the first lifted (touchpad ≤ 180 ms + 20 ms per extra finger; touchscreen 40–300 ms)
 /// and within `doubleTapMaximumDistance` of it. It only runs for finger counts that have a
 /// doubleTap binding: then a single tap is held back until the gap has passed (the latency cost,
-/// documented in the README), otherwise taps are reported at once.
+/// docs/GESTURES.md "Latency"), otherwise taps are reported at once.
 ///
 /// ```
 ///          tap (n fingers, doubleTap bound for n)

@@ -87,6 +87,7 @@ struct MotionTracker {
     var landedBeforeMotion: [Bool] = []
     var thumbLike: [Bool] = []
     var moved: [Bool] = []
+    var restX: [Double] = [], restY: [Double] = []
     var rules = ContactRules()
     var sample = MotionSample()
     private var lastTime: Instant?
@@ -99,7 +100,7 @@ struct MotionTracker {
         prevX.reserveCapacity(16); prevY.reserveCapacity(16); excluded.reserveCapacity(16)
         landed.reserveCapacity(16); othersPath.reserveCapacity(16)
         landedBeforeMotion.reserveCapacity(16); thumbLike.reserveCapacity(16)
-        moved.reserveCapacity(16)
+        moved.reserveCapacity(16); restX.reserveCapacity(16); restY.reserveCapacity(16)
     }
 
     /// The largest and second-largest step of this frame among the counted touches.
@@ -117,7 +118,8 @@ struct MotionTracker {
         prevY.removeAll(keepingCapacity: true); excluded.removeAll(keepingCapacity: true)
         landed.removeAll(keepingCapacity: true); othersPath.removeAll(keepingCapacity: true)
         landedBeforeMotion.removeAll(keepingCapacity: true); thumbLike.removeAll(keepingCapacity: true)
-        moved.removeAll(keepingCapacity: true)
+        moved.removeAll(keepingCapacity: true); restX.removeAll(keepingCapacity: true)
+        restY.removeAll(keepingCapacity: true)
         sample = MotionSample(); lastTime = nil; lastFingers = 0
     }
 

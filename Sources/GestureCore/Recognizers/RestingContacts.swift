@@ -2,10 +2,11 @@
 /// gesture being made. The motion tracker drops them (they stop counting, their positions leave
 /// the centroid, span and angle) until they lift, as libinput does for thumbs and palms.
 ///
-/// - **Resting.** A contact that has moved less than `restingContactMaximumTravel` while another
-///   contact has travelled `restingContactDecisionTravel` since it landed rests — if it is
-///   *eligible*: it landed at least `restingContactLandingGap` apart from every other contact,
-///   before any of them moved (a thumb or a finger left on the pad, then a finger that moves),
+/// - **Resting.** A contact that has moved less than `restingContactMaximumTravel` from its rest
+///   position (where it was when the others started to move: a finger settles as it lands)
+///   while another contact has travelled `restingContactDecisionTravel` since it landed rests —
+///   if it is *eligible*: it landed at least `restingContactLandingGap` apart from every other
+///   contact, before any of them moved (a thumb or a finger left on the pad, then a finger that moves),
 ///   or it is thumb-like. Fingers that land together and then one pivots around the other stay a
 ///   pinch or rotate; a contact that joins fingers already moving is a finger joining them.
 /// - **Thumb-like.** On a touchpad, within `thumbZoneHeight` of the bottom edge (libinput's
@@ -19,7 +20,7 @@
 /// a thumb never shows up as the second finger of a pinch, a rotate or a two-finger pan.
 ///
 /// ```
-///   lands ──► counted ──── moved ≥ max travel ─────────────────────────► counted (for good)
+///   lands ──► counted ──── moved ≥ max travel from rest position ───────► counted (for good)
 ///               │   │
 ///               │   └─ eligible, still, another moved ≥ decision travel ─► resting ─┐
 ///               └───── touch major ≥ palm size ──────────────────────────► palm ────┴─► lifts: forgotten
@@ -27,7 +28,7 @@
 struct ContactRules {
     var enabled = false
     var restingMaximumTravel: Millimeters = 1.5
-    var restingDecisionTravel: Millimeters = 4
+    var restingDecisionTravel: Millimeters = 8
     var restingLandingGap: Duration = .milliseconds(150)
     /// y (mm from the top) from which a touchpad contact is thumb-like; nil: no zone.
     var thumbZoneTop: Millimeters?
@@ -83,13 +84,14 @@ extension MotionTracker {
         prevX.append(t.x); prevY.append(t.y)
         excluded.append(false); landed.append(time); othersPath.append(0)
         landedBeforeMotion.append(othersStill); thumbLike.append(false); moved.append(false)
+        restX.append(t.x); restY.append(t.y)
     }
 
     mutating func remove(at i: Int) {
         ids.remove(at: i); startX.remove(at: i); startY.remove(at: i)
         prevX.remove(at: i); prevY.remove(at: i); excluded.remove(at: i); landed.remove(at: i)
         othersPath.remove(at: i); landedBeforeMotion.remove(at: i); thumbLike.remove(at: i)
-        moved.remove(at: i)
+        moved.remove(at: i); restX.remove(at: i); restY.remove(at: i)
     }
 
     /// Records a counted touch's step in this frame (for the others' path since each landed).
@@ -108,15 +110,26 @@ extension MotionTracker {
         return (dx * dx + dy * dy).squareRoot()
     }
 
+    /// How far a touch is from where it was when the others started to move (its rest position).
+    func restTravel(_ i: Int) -> Millimeters {
+        let dx = prevX[i] - restX[i], dy = prevY[i] - restY[i]
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
     /// Judges every counted touch after a frame; drops palms and resting contacts and, when it
     /// dropped one, measures the sample afresh over the touches left.
     mutating func applyContactRules(_ frame: TouchFrame, trustToolCount: Bool) {
         var dropped = false
+        let countedBefore = excluded.lazy.filter { !$0 }.count
         for t in frame.touches where t.tool == .finger && t.phase.isActive {
             guard let i = index(of: t.id), !excluded[i] else { continue }
             if rules.isPalm(t) { excluded[i] = true; dropped = true; continue }
             if rules.isThumbLike(t) { thumbLike[i] = true }
-            if travel(i) >= rules.restingMaximumTravel { moved[i] = true }
+            // A contact settling as it lands, while the others are still, has not moved yet.
+            if countedBefore >= 2 && othersPath[i] < rules.restingMaximumTravel {
+                restX[i] = prevX[i]; restY[i] = prevY[i]
+            }
+            if restTravel(i) >= rules.restingMaximumTravel { moved[i] = true }
         }
         var undecided = false
         let counted = excluded.lazy.filter { !$0 }.count

@@ -59,8 +59,16 @@ public final class ActionService: GestureSubscriber {
     public func followSessionLock() {
         lockTried = true
         let l = SessionLock(loop: loop, log: log)
-        l.onChange = { [unowned self] locked in if locked { self.releaseAll() } }
-        if l.start() { lock = l }
+        l.onChange = { [unowned self] locked, session in
+            self.log.info("actions: session \(session ?? "?") "
+                          + (locked ? "locked: key and button actions paused (when_locked: true still acts)" : "unlocked"))
+            if locked { self.releaseAll() }
+        }
+        if let problem = l.start() {
+            log.notice("actions: \(problem): locked screens cannot be detected, keys are sent regardless")
+        } else {
+            lock = l
+        }
     }
 
     /// The bindings that act (keys or a button), and the devices they need. On reload everything

@@ -71,4 +71,17 @@ public enum SeatSession {
         defer { free(session) }
         return String(cString: session)
     }
+
+    /// The session whose lock pauses `gestured listen`: the one this process runs in (started
+    /// from the desktop's autostart or a terminal), else its user's graphical session (a user
+    /// unit runs outside any session), else seat0's active one.
+    public static func ownSession() -> String? {
+        var session: UnsafeMutablePointer<CChar>?
+        if sd_pid_get_session(0, &session) >= 0 || sd_uid_get_display(getuid(), &session) >= 0, let s = session {
+            defer { free(s) }
+            return String(cString: s)
+        }
+        free(session)
+        return activeSession()
+    }
 }

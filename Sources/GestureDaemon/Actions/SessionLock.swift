@@ -3,61 +3,73 @@ import Glibc
 #endif
 import CSystemd
 
-/// Follows whether seat0's active session is locked: logind's `LockedHint` on
-/// org.freedesktop.login1.Session, read when the active session changes (sd-login's monitor fd)
-/// and again on each PropertiesChanged signal for that session (sd-bus, a match on the system
-/// bus). Nothing is polled: both fds sit in the event loop.
-final class SessionLock {
+/// Follows whether a logind session is locked: its `LockedHint` on org.freedesktop.login1.Session,
+/// read when the followed session may have changed (sd-login's monitor fd) and again on each
+/// PropertiesChanged signal for that session (sd-bus, a match on the system bus). Nothing is
+/// polled: both fds sit in the event loop. Which session: `choose`, by default seat0's active
+/// one (the daemon); `gestured listen` follows its user's own (SessionLockWatcher).
+public final class SessionLock {
     private var bus: OpaquePointer?
     private var monitor: OpaquePointer?
     private var slot: OpaquePointer?
     private let loop: EventLoop
     private let log: Logger
-    private(set) var session: String?
-    private(set) var locked = false
-    /// Called with the new state when it changes.
-    var onChange: (Bool) -> Void = { _ in }
+    private let choose: () -> String?
+    private let category: String?
+    public private(set) var session: String?
+    public private(set) var locked = false
+    private var following = false
+    /// Called with the new state and the session when it changes.
+    public var onChange: (_ locked: Bool, _ session: String?) -> Void = { _, _ in }
+    /// Called when another session (or none) is followed, before its state is read.
+    public var onFollow: (_ session: String?) -> Void = { _ in }
 
-    init(loop: EventLoop, log: Logger) {
+    /// `choose` names the session to follow, asked again whenever sd-login's `monitorCategory`
+    /// ("seat", "session", "uid"; nil: all) changes.
+    public init(loop: EventLoop, log: Logger, monitorCategory: String? = "seat",
+                choose: @escaping () -> String? = SeatSession.activeSession) {
         self.loop = loop
         self.log = log
+        self.category = monitorCategory
+        self.choose = choose
     }
 
-    /// Connects; false (logged once) when there is no system bus or no logind.
+    /// Connects; nil when following, else why it cannot (no system bus): the caller says it once.
     @discardableResult
-    func start() -> Bool {
+    public func start() -> String? {
         var b: OpaquePointer?
         let rc = sd_bus_open_system(&b)
-        guard rc >= 0, let b else {
-            log.notice("actions: no system D-Bus (\(String(cString: strerror(-rc)))): locked screens cannot be detected, keys are sent regardless")
-            return false
-        }
+        guard rc >= 0, let b else { return "no system D-Bus (\(String(cString: strerror(-rc))))" }
         bus = b
         loop.add(sd_bus_get_fd(b)) { [unowned self] _ in self.processBus() }
         var m: OpaquePointer?
-        if sd_login_monitor_new("seat", &m) >= 0, let m {
+        if sd_login_monitor_new(category, &m) >= 0, let m {
             monitor = m
             loop.add(sd_login_monitor_get_fd(m)) { [unowned self] _ in
                 _ = sd_login_monitor_flush(m)
-                self.follow(SeatSession.activeSession())
+                self.follow(self.choose())
+                self.processBus()
             }
         }
-        follow(SeatSession.activeSession())
-        return true
+        follow(choose())
+        processBus()
+        return nil
     }
 
-    func stop() {
+    public func stop() {
         slot.map { _ = sd_bus_slot_unref($0) }; slot = nil
         if let m = monitor { loop.remove(sd_login_monitor_get_fd(m)); _ = sd_login_monitor_unref(m); monitor = nil }
         if let b = bus { loop.remove(sd_bus_get_fd(b)); _ = sd_bus_flush_close_unref(b); bus = nil }
     }
 
-    /// Watches `session` (the seat's active one) for LockedHint changes.
+    /// Watches `newSession` for LockedHint changes.
     private func follow(_ newSession: String?) {
         guard let bus else { return }
-        if newSession != session {
+        if newSession != session || !following {
+            following = true
             slot.map { _ = sd_bus_slot_unref($0) }; slot = nil
             session = newSession
+            onFollow(newSession)
             if let path = objectPath(newSession) {
                 var s: OpaquePointer?
                 let me = Unmanaged.passUnretained(self).toOpaque()
@@ -67,7 +79,7 @@ final class SessionLock {
                     Unmanaged<SessionLock>.fromOpaque(userdata).takeUnretainedValue().refresh()
                     return 0
                 }, me)
-                if rc >= 0 { slot = s } else { log.warning("actions: cannot watch session \(newSession ?? "?") for locking: \(String(cString: strerror(-rc)))") }
+                if rc >= 0 { slot = s } else { log.warning("cannot watch session \(newSession ?? "?") for locking: \(String(cString: strerror(-rc)))") }
             }
         }
         refresh()
@@ -86,8 +98,7 @@ final class SessionLock {
         let now = value != 0
         if now != locked {
             locked = now
-            log.info("actions: session \(session ?? "?") \(now ? "locked: key and button actions paused (when_locked: true still acts)" : "unlocked")")
-            onChange(now)
+            onChange(now, session)
         }
     }
 
@@ -99,6 +110,7 @@ final class SessionLock {
         return String(cString: out)
     }
 
+    /// Handles what is queued, including messages a synchronous property read took in.
     private func processBus() {
         guard let bus else { return }
         while sd_bus_process(bus, nil) > 0 {}

@@ -25,7 +25,7 @@ public func fuzzClientLines(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
             if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
                 violated("control character in a listen log line: \(text.debugDescription)")
             }
-        case .gesture(let g, _, _, _):
+        case .gesture(let g, _, _, _, _):
             for v in [g.dxMillimeters, g.dyMillimeters, g.scale, g.rotationDegrees, g.x, g.y] {
                 if let v, !v.isFinite { violated("non-finite value in \(g)") }
             }

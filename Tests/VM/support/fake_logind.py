@@ -3,8 +3,11 @@
 D-Bus interface that gestured uses (org.freedesktop.login1(5)): the session object
 /org/freedesktop/login1/session/ID with org.freedesktop.login1.Session.LockedHint, readable
 through org.freedesktop.DBus.Properties.Get/GetAll, and PropertiesChanged sent when it changes
-(logind sends it for LockedHint after SetLockedHint). The VM has no systemd as PID 1, so no real
-logind can run there; this is labelled as the protocol-level stand-in in the tests that use it.
+(logind sends it for LockedHint after SetLockedHint). A fault-injecting stand-in, not a mock of
+a part the kernel VM could run: that VM has no systemd as PID 1, so no real logind runs there,
+and this injects a lock on demand; the tests that use it say so in their names
+(`..._logind_dbus_protocol_standin`). The systemd suite checks `gestured listen` against a real
+logind session (Tests/VM/systemd_suite.py, user_unit_gestured_listen_runs_a_binding).
 
 Reads `lock` / `unlock` lines on stdin and answers `ok lock` / `ok unlock`.
 usage: fake_logind.py SESSION_ID   (DBUS_SYSTEM_BUS_ADDRESS names the bus)
