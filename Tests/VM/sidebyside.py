@@ -4,7 +4,7 @@
 Runs inside the kernel VM (started by Tests/VM/sidebyside.sh, as root, with real evdev, uinput and
 udevd), against the release binaries built on the host and Debian's libinput-tools and lisgd.
 
-usage: sidebyside.py --bin BIN --root ROOT [--quick] [--scenario=NAME] [--bare] [throughput] [latency] [recognition] [profile]
+usage: sidebyside.py --bin BIN --root ROOT [--quick] [--scenario=NAME] [--bare] [--split] [--floor=PATH] [throughput] [latency] [recognition] [profile]
 
 throughput   per scenario, one uinput device (gestured-uinput, from a recording's header) plays real
              recordings from Tests/Fixtures back to back, read at once by `gestured run` (realistic
@@ -15,7 +15,12 @@ throughput   per scenario, one uinput device (gestured-uinput, from a recording'
              stack), VmRSS and Private_Dirty (highest sample while streaming), VmHWM, ratios.
              --scenario=NAME runs only the scenarios whose name contains NAME (e.g. 3m, bcm5974);
              --bare adds `gestured-bare`: a second daemon with no bindings and no client, to
-             tell the recognition path from what hooks and the socket cost.
+             tell the recognition path from what hooks and the socket cost; --split adds also
+             `gestured-bindings` (the bindings, no client) and `gestured-client` (a client, no
+             bindings) and `gestured-again` (the same as `gestured`, opened last: how much the
+             order the readers opened the device moves a figure). `libinput-piped` is the text stack's libinput alone (libinput with a reader
+             on its output, as gestured has one). --floor=PATH adds `floor` (Tests/VM/evdev-floor.c:
+             epoll_wait and read, nothing else: what any reader pays) and each figure above it.
 latency      Tests/VM/latency.py: one process, one monotonic clock, synthetic protocol-B gestures.
 recognition  each touchpad recording played into uinput: libinput's gestures (with and without
              --enable-tap) next to gestured's.
@@ -29,14 +34,19 @@ QUICK = "--quick" in ARGS
 if QUICK: ARGS.remove("--quick")
 BARE = "--bare" in ARGS
 if BARE: ARGS.remove("--bare")
+SPLIT = "--split" in ARGS
+if SPLIT: ARGS.remove("--split"); BARE = True
 ONLY = [a.split("=", 1)[1] for a in ARGS if a.startswith("--scenario=")]
 ARGS = [a for a in ARGS if not a.startswith("--scenario=")]
+FLOOR = next((a.split("=", 1)[1] for a in ARGS if a.startswith("--floor=")), None)
+ARGS = [a for a in ARGS if not a.startswith("--floor=")]
 sys.argv = [sys.argv[0]] + [a for a in ARGS if a.startswith("--") or os.path.sep in a]
 sys.path.insert(0, HERE)
 import suite  # noqa: E402  (Device, Daemon, Client, Lines, settle)
 from suite import Device, Daemon, settle, FIX, GESTURED, WORK  # noqa: E402
 MODES = [a for a in ARGS if not a.startswith("--") and os.path.sep not in a] or ["throughput", "latency"]
 TEXTSTACK = os.path.join(HERE, "textstack.py")
+
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 # Bindings a user might have (docs/CONFIG.md examples): 3- and 4-finger swipes, a 2-finger tap,
@@ -143,9 +153,21 @@ def start_consumers(node, touchscreen, config_path):
                              stdout=subprocess.PIPE, stderr=null)
     ts_py = subprocess.Popen([sys.executable, TEXTSTACK], stdin=ts_li.stdout, stdout=null, stderr=null)
     ts_li.stdout.close()
-    consumers = [Consumer("gestured", [d.p]), Consumer("libinput", [li]), Consumer("textstack", [ts_li, ts_py])]
+    consumers = [Consumer("gestured", [d.p]), Consumer("libinput", [li]), Consumer("textstack", [ts_li, ts_py]),
+                 # The text stack's libinput alone: libinput with a reader on its output, as gestured has one.
+                 Consumer("libinput-piped", [ts_li])]
     if BARE:
         consumers.append(Consumer("gestured-bare", [Daemon(config="log: {level: warning}\n").p]))
+    if SPLIT:
+        consumers.append(Consumer("gestured-bindings", [Daemon(config=open(config_path).read()).p]))
+        dc = Daemon(config="log: {level: warning}\n"); cc = connect(dc)
+        threading.Thread(target=lambda: [None for _ in iter(cc.q.get, None)], daemon=True).start()
+        consumers.append(Consumer("gestured-client", [dc.p]))
+        da = Daemon(config=open(config_path).read()); ca = connect(da)
+        threading.Thread(target=lambda: [None for _ in iter(ca.q.get, None)], daemon=True).start()
+        consumers.append(Consumer("gestured-again", [da.p]))
+    if FLOOR:
+        consumers.append(Consumer("floor", [subprocess.Popen([FLOOR, node], stdout=null, stderr=null)]))
     if touchscreen:
         argv = ["lisgd", "-d", node, "-w", "3000", "-h", "2000"]
         for g in LISGD_GESTURES: argv += ["-g", g]
@@ -203,9 +225,13 @@ def throughput():
                 cpu[c.name] = ms * 10000 / max(events, 1)
                 say(f"{name}.cpu_ms_per_10k_events.{c.name}", f"{cpu[c.name]:.0f}")
             for c in consumers[1:]:
-                if c.name == "gestured-bare": continue
+                if c.name.startswith("gestured-") or c.name == "floor": continue
                 ratio = cpu["gestured"] / cpu[c.name] if cpu[c.name] else float("inf")
                 say(f"{name}.ratio_cpu.gestured:{c.name}", f"{ratio:.2f}")
+            if "floor" in cpu:
+                for c in consumers:
+                    if c.name != "floor":
+                        say(f"{name}.cpu_ms_per_10k_events_above_floor.{c.name}", f"{cpu[c.name] - cpu['floor']:.0f}")
             for c in consumers:
                 say(f"{name}.memory_kb.{c.name}", f"VmRSS {c.rss} VmHWM {c.hwm} Private_Dirty {c.dirty}")
             say(f"{name}.socket_lines", count["lines"])
