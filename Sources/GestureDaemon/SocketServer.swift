@@ -318,31 +318,53 @@ public final class SocketServer: GestureSubscriber {
 
     // MARK: - Bus
 
+    /// The line being fanned out, encoded once per message into a buffer that keeps its capacity.
+    private var line = JSONBytes(capacity: 512)
+
     public func receive(_ m: BusMessage) {
         guard !clients.isEmpty else { return }
-        var line: String?
-        var bytes: [UInt8]?
+        var encoded = false
         for c in clients.values {
             switch m {
             case .gesture(let g, let d):
                 guard c.subscription.matches(g, device: d) else { continue }
-                if line == nil { line = WireEncoder.gesture(g, device: d, origin: origin) }
-            case .frame(let f, let d):
+            case .frame(_, let d):
                 guard policy.rawFrames, c.subscription.matches(device: d) else { continue }
-                if line == nil { line = WireEncoder.frame(f, device: d, origin: origin) }
-            case .deviceAdded(let d):
-                if line == nil { line = WireEncoder.deviceAdded(d) }
-            case .deviceRemoved(let d):
-                if line == nil { line = WireEncoder.deviceRemoved(d) }
+            case .deviceAdded, .deviceRemoved: break
             }
-            if bytes == nil && loop.dispatching { bytes = Self.lineBytes(line!) }
+            if !encoded { encode(m); encoded = true }
             if loop.dispatching {
                 // Sent once this wakeup's handlers are done (flushPending).
-                c.queue.push(bytes!)
+                append(c, line.bytes)
                 if !c.flushDue { c.flushDue = true; pendingFlush.append(c) }
             } else {
-                enqueue(c, line!)
+                c.queue.push(line.bytes)
+                flush(c)
             }
+        }
+    }
+
+    /// `m` as one JSON line with its newline, in `line`.
+    private func encode(_ m: BusMessage) {
+        line.clear()
+        switch m {
+        case .gesture(let g, let d): GestureJSON.encode(g, device: d.info, origin: origin, into: &line)
+        case .frame(let f, let d): GestureJSON.encode(f, origin: origin, device: d.info, into: &line)
+        case .deviceAdded(let d): line.rawText(WireEncoder.deviceAdded(d))
+        case .deviceRemoved(let d): line.rawText(WireEncoder.deviceRemoved(d))
+        }
+        line.byte(UInt8(ascii: "\n"))
+    }
+
+    /// Queues `bytes` for `c`: straight into its send buffer while nothing waits in its queue and
+    /// the buffer has room (no allocation per line), else through the bounded queue (which drops
+    /// the oldest lines of a client that does not read).
+    private func append(_ c: Client, _ bytes: [UInt8]) {
+        if c.queue.isEmpty && !c.wantsOut && c.writing.count - c.writeOffset + bytes.count <= Self.sendBatchBytes {
+            if c.writeOffset >= c.writing.count { c.writing.removeAll(keepingCapacity: true); c.writeOffset = 0 }
+            c.writing.append(contentsOf: bytes)
+        } else {
+            c.queue.push(bytes)
         }
     }
 
