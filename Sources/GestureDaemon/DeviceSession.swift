@@ -24,32 +24,43 @@ public final class DeviceSession {
                                    boundKinds: boundKinds, doubleTapFingerCounts: doubleTapFingerCounts,
                                    swipeDirections: swipeDirections, initialState: source.initialState)
         self.wire = WireDevice(id: id, node: source.node, description: pipeline.device)
+        updateDeadline()
     }
 
     /// When the pipeline next needs `advance(to:)`: the arena's waits (tap vs double tap, long
-    /// press, debounce) and the decoder's stuck-touch watchdog.
-    public var nextDeadline: Instant? { pipeline.nextDeadline }
+    /// press, debounce) and the decoder's stuck-touch watchdog. Kept up to date after each change:
+    /// reading it off the stored pipeline made Swift copy the whole pipeline (and retain and
+    /// release everything in it) on every wakeup, a tenth of a frame's instructions (callgrind).
+    public private(set) var nextDeadline: Instant?
+
+    private func updateDeadline() { nextDeadline = Self.deadline(of: &pipeline) }
+    /// Through `inout`, the pipeline is read in place.
+    private static func deadline(of p: inout GesturePipeline) -> Instant? { p.nextDeadline }
 
     /// Reads what the source has and runs it through. Returns the source's status.
     public func readAvailable(_ emit: (Output) -> Void) -> SourceRead {
         let r = source.read()
         resyncs += r.resyncCount
         for e in r.events { pipeline.feed(e, emit) }
+        updateDeadline()
         return SourceRead(events: [], resyncCount: r.resyncCount, status: r.status)
     }
 
     /// Fires every deadline at or before `now`.
     public func advance(to now: Instant, _ emit: (Output) -> Void) {
         pipeline.advance(to: now, emit)
+        updateDeadline()
     }
 
     /// A replay ended: let waiting gestures resolve as if time went on.
     public func finish(_ emit: (Output) -> Void) {
         pipeline.finish(emit)
+        updateDeadline()
     }
 
     /// The device went away (or the daemon stops): gestures in flight end `cancelled`.
     public func removed(at time: Instant, _ emit: (Output) -> Void) {
         pipeline.deviceRemoved(at: time, emit)
+        updateDeadline()
     }
 }
