@@ -221,6 +221,15 @@ def pct(xs, p):
     xs = sorted(xs); return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
 
 
+def faults(r):
+    """(minor, major) page faults of a consumer's processes so far (/proc/PID/stat)."""
+    mi = ma = 0
+    for p in r.procs:
+        with open(f"/proc/{p.pid}/stat") as f: v = f.read().rsplit(")", 1)[1].split()
+        mi += int(v[7]); ma += int(v[9])
+    return mi, ma
+
+
 def same_frame(kind, readers, seen, stamps):
     """At gestured's triggering frame, how soon each other consumer printed anything for that
     frame (its first line read after the frame's write and before the next frame's): whether a
@@ -247,6 +256,7 @@ def run(kind):
     try:
         settle(readers)
         seen = {r.name: [] for r in readers}; lines = {}; missing = {}; stamps = []
+        faults0 = {r.name: faults(r) for r in readers}
         for trial in range(TRIALS):
             firsts = {}; writes = []
             for r in readers: r.stamps = []
@@ -270,6 +280,9 @@ def run(kind):
             print(f"latency.{kind}.{r.name}_ms: p50 {pct(xs, 50):.2f} p95 {pct(xs, 95):.2f} (n={len(xs)}, "
                   f"frame {fr[0] if len(fr) == 1 else fr}, first line: {lines[r.name]!r})", flush=True)
         same_frame(kind, readers, seen, stamps)
+        for r in readers:
+            (mi0, ma0), (mi1, ma1) = faults0[r.name], faults(r)
+            print(f"latency.{kind}.{r.name}_page_faults_per_trial: minor {(mi1 - mi0) / TRIALS:.1f} major {(ma1 - ma0) / TRIALS:.1f}", flush=True)
         return {name: pct(xs, 50) for name, xs in results.items()}
     finally:
         for r in readers:
