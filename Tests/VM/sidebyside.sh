@@ -40,7 +40,9 @@ done
 rm -f build.err.$$
 BIN=$(swift build -c release --static-swift-stdlib --show-bin-path)
 # The floor: a C reader that waits and reads the device, nothing else (Tests/VM/evdev-floor.c).
-CC=$(command -v cc || command -v clang) || { echo "sidebyside: no C compiler for Tests/VM/evdev-floor.c"; exit 1; }
-$CC -O2 -o "$BIN/evdev-floor" Tests/VM/evdev-floor.c || { echo "sidebyside: building evdev-floor failed"; exit 1; }
+# Without a C compiler the run goes on without the floor column.
+FLOOR=""
+CC=$(command -v cc || command -v clang) && $CC -O2 -o "$BIN/evdev-floor" Tests/VM/evdev-floor.c && FLOOR="--floor=$BIN/evdev-floor" \
+  || echo "sidebyside: no floor column (Tests/VM/evdev-floor.c did not build)"
 echo "sidebyside: booting the VM; date $(date -u +%Y-%m-%dT%H:%MZ), host $(uname -r), $(nproc) CPUs"
-VM_TIMEOUT=${VM_TIMEOUT:-1200} VM_UDEV=1 sh Tests/VM/vm-run.sh "$STATE" "python3 -u $ROOT/Tests/VM/sidebyside.py --bin $BIN --root $ROOT --floor=$BIN/evdev-floor $*"
+VM_TIMEOUT=${VM_TIMEOUT:-1200} VM_UDEV=1 sh Tests/VM/vm-run.sh "$STATE" "python3 -u $ROOT/Tests/VM/sidebyside.py --bin $BIN --root $ROOT $FLOOR $*"
