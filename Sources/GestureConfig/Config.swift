@@ -47,6 +47,9 @@ public struct Config: Hashable, Sendable {
             if let v = rule.rotation { s.rotation = v }
             if let v = rule.invertX { s.invertX = v }
             if let v = rule.invertY { s.invertY = v }
+            if let v = rule.exclusive { s.exclusive = v }
+            if let v = rule.exclusiveHold { s.exclusiveHold = v }
+            if let v = rule.exclusiveLanding { s.exclusiveLanding = v }
         }
         return s
     }
@@ -59,6 +62,16 @@ public struct DeviceSettings: Hashable, Sendable {
     public var rotation = 0
     public var invertX = false
     public var invertY = false
+    /// Grab the device and hand the compositor a clone fed with everything that is not a bound
+    /// gesture (docs/EXCLUSIVE.md).
+    public var exclusive = false
+    /// How long a new contact of a bound finger count is held back before it is forwarded.
+    public var exclusiveHold: Duration = DeviceSettings.defaultExclusiveHold
+    public static let defaultExclusiveHold: Duration = .milliseconds(200)
+    /// How long a first contact is held back when a larger bound finger count may follow
+    /// (re-armed by each finger landing); 0: never (their touches are then ended neutrally).
+    public var exclusiveLanding: Duration = DeviceSettings.defaultExclusiveLanding
+    public static let defaultExclusiveLanding: Duration = .milliseconds(60)
     public var thresholds: Thresholds
     public init(thresholds: Thresholds) { self.thresholds = thresholds }
 }
@@ -72,6 +85,11 @@ public struct DeviceRule: Hashable, Sendable {
     public var rotation: Int?
     public var invertX: Bool?
     public var invertY: Bool?
+    public var exclusive: Bool?
+    /// `exclusive_hold_ms:`
+    public var exclusiveHold: Duration?
+    /// `exclusive_landing_ms:`
+    public var exclusiveLanding: Duration?
     /// Where the rule starts in the file.
     public var mark = SourceLocation()
     public init() {}

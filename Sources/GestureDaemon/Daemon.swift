@@ -54,7 +54,7 @@ public final class Daemon {
     public private(set) var actions: ActionService?
     func setActions(_ a: ActionService) { actions = a }
     private var monitor: DeviceMonitor?
-    private var sessions: [Int32: DeviceSession] = [:]
+    var sessions: [Int32: DeviceSession] = [:]
     private var nextDeviceId = 1
     private var signalFD: Int32 = -1
     private var watchdogDue: Int64?
@@ -200,7 +200,8 @@ public final class Daemon {
             source.close()
             return
         }
-        add(source, thresholds: settings.thresholds)
+        let s = add(source, thresholds: settings.thresholds)
+        if settings.exclusive { startExclusive(s, settings: settings) }
     }
 
     private func addReplay(_ path: String) throws(DaemonError) {
@@ -360,6 +361,7 @@ public final class Daemon {
         log.level = Logger.Level(rawValue: new.log.level.rawValue) ?? .info
         hooks?.update(bindings: new.commandBindings, limits: new.hooks)
         actions?.configure(new)
+        reconcileExclusive()
         server?.policy = SocketPolicy(allowedUIDs: new.socket.allowedUIDs, allowedGIDs: new.socket.allowedGIDs,
                                       queueLimit: new.socket.queueLimit, rawFrames: new.socket.rawFrames)
         log.info("reload: config \(new.file) in force (thresholds apply to devices opened from now on)")

@@ -13,6 +13,8 @@ public final class DeviceSession {
     /// Rotation/inversion from the config (`devices:`), applied to raw events before decoding.
     public var transform: AxisTransform { pipeline.transform }
     public private(set) var resyncs = 0
+    /// The grab and clone of an `exclusive: true` device (Exclusive/ExclusiveDevice.swift).
+    var exclusive: ExclusiveDevice?
 
     public init(id: Int, source: DeviceSource, thresholds: Thresholds,
                 boundKinds: Set<GestureKind> = Set(GestureKind.all),
@@ -28,12 +30,18 @@ public final class DeviceSession {
     }
 
     /// When the pipeline next needs `advance(to:)`: the arena's waits (tap vs double tap, long
-    /// press, debounce) and the decoder's stuck-touch watchdog. Kept up to date after each change:
-    /// reading it off the stored pipeline made Swift copy the whole pipeline (and retain and
-    /// release everything in it) on every wakeup, a tenth of a frame's instructions (callgrind).
-    public private(set) var nextDeadline: Instant?
+    /// press, debounce), the decoder's stuck-touch watchdog and an exclusive device's waits.
+    public var nextDeadline: Instant? {
+        guard let x = exclusive?.nextDeadline else { return pipelineDeadline }
+        return pipelineDeadline.map { min($0, x) } ?? x
+    }
 
-    private func updateDeadline() { nextDeadline = Self.deadline(of: &pipeline) }
+    /// The pipeline's next deadline, kept up to date after each change: reading it off the stored
+    /// pipeline made Swift copy the whole pipeline (and retain and release everything in it) on
+    /// every wakeup, a tenth of a frame's instructions (callgrind).
+    private var pipelineDeadline: Instant?
+
+    private func updateDeadline() { pipelineDeadline = Self.deadline(of: &pipeline) }
     /// Through `inout`, the pipeline is read in place.
     private static func deadline(of p: inout GesturePipeline) -> Instant? { p.nextDeadline }
 
@@ -41,15 +49,27 @@ public final class DeviceSession {
     public func readAvailable(_ emit: (Output) -> Void) -> SourceRead {
         let r = source.read()
         resyncs += r.resyncCount
-        for e in r.events { pipeline.feed(e, emit) }
+        if let x = exclusive {
+            // Event by event: a gesture claims its sequence before the gate sees the frame that made it.
+            for e in r.events {
+                pipeline.feed(e) { o in if case .gesture(let g) = o { x.gesture(g) }; emit(o) }
+                x.feed(e)
+            }
+            if x.finished { exclusive = nil }
+        } else {
+            for e in r.events { pipeline.feed(e, emit) }
+        }
         updateDeadline()
         return SourceRead(events: [], resyncCount: r.resyncCount, status: r.status)
     }
 
     /// Fires every deadline at or before `now`.
     public func advance(to now: Instant, _ emit: (Output) -> Void) {
-        pipeline.advance(to: now, emit)
-        updateDeadline()
+        defer { updateDeadline() }
+        guard let x = exclusive else { return pipeline.advance(to: now, emit) }
+        pipeline.advance(to: now) { o in if case .gesture(let g) = o { x.gesture(g) }; emit(o) }
+        x.advance(to: now)
+        if x.finished { exclusive = nil }
     }
 
     /// A replay ended: let waiting gestures resolve as if time went on.
@@ -62,5 +82,7 @@ public final class DeviceSession {
     public func removed(at time: Instant, _ emit: (Output) -> Void) {
         pipeline.deviceRemoved(at: time, emit)
         updateDeadline()
+        exclusive?.close(reason: "device closed")
+        exclusive = nil
     }
 }

@@ -75,6 +75,9 @@ public final class EvdevSource: DeviceSource {
         return SourceRead(events: r.events, resyncCount: r.resyncCount, status: status)
     }
 
+    /// The open device (nil once closed): an exclusive session grabs it.
+    public var evdev: EvdevDevice? { holder }
+
     public func close() { holder = nil }
 }
 

@@ -130,6 +130,29 @@ enum CInput {
         return state
     }
 
+    /// The whole state libevdev holds now, for an exclusive device's gate (nil: no protocol-B slots).
+    static func evdevState(_ dev: OpaquePointer, _ d: DeviceDescription) -> EvdevState? {
+        let n = libevdev_get_num_slots(dev)
+        guard n > 0 else { return nil }
+        var state = EvdevState(slotCount: Int(n))
+        for s in 0..<Int(n) {
+            for code in EvdevState.slotCodes where d.hasAxis(code) {
+                state.set(slot: s, code: code, libevdev_get_slot_value(dev, UInt32(s), UInt32(code)))
+            }
+        }
+        state.setCurrentSlot(Int(libevdev_get_current_slot(dev)))
+        for key in d.keys { state.setKey(key, libevdev_get_event_value(dev, UInt32(EventType.key), UInt32(key))) }
+        for axis in d.codes[EventType.abs] ?? [] where axis != AbsCode.mtSlot && !EvdevState.slotCodes.contains(axis) {
+            state.setAxis(axis, libevdev_get_event_value(dev, UInt32(EventType.abs), UInt32(axis)))
+        }
+        return state
+    }
+
+    /// EVIOCGRAB through libevdev: 0 or a negative errno (-EBUSY: another process holds it).
+    static func evdevGrab(_ dev: OpaquePointer, _ grab: Bool) -> Int32 {
+        libevdev_grab(dev, grab ? LIBEVDEV_GRAB : LIBEVDEV_UNGRAB)
+    }
+
     static func evdevPhys(_ dev: OpaquePointer) -> String? { libevdev_get_phys(dev).map { String(cString: $0) } }
 
     /// libevdev's own key name table: the EV_KEY code of `KEY_…`/`BTN_…`, or nil.
@@ -217,6 +240,20 @@ enum CInput {
     static func uinputSyspath(_ u: OpaquePointer) -> String? { libevdev_uinput_get_syspath(u).map { String(cString: $0) } }
     static func uinputWrite(_ u: OpaquePointer, type: UInt16, code: UInt16, value: Int32) -> Int32 {
         libevdev_uinput_write_event(u, UInt32(type), UInt32(code), value)
+    }
+    /// Writes whole frames in one write(2) on the uinput fd (the kernel stamps them). 0 or -errno.
+    static func uinputWriteAll(_ u: OpaquePointer, _ events: [InputEvent]) -> Int32 {
+        let fd = libevdev_uinput_get_fd(u)
+        var raw = [input_event](repeating: input_event(), count: events.count)
+        for (i, e) in events.enumerated() { raw[i].type = e.type; raw[i].code = e.code; raw[i].value = e.value }
+        let size = MemoryLayout<input_event>.stride * raw.count
+        var done = 0
+        while done < size {
+            let n = raw.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, size - done) }
+            if n < 0 { if Glibc.errno == EINTR { continue }; return -Glibc.errno }
+            done += n
+        }
+        return 0
     }
     static func uinputDestroy(_ u: OpaquePointer, template: OpaquePointer, fd: Int32 = -1) {
         libevdev_uinput_destroy(u); libevdev_free(template)

@@ -52,6 +52,18 @@ public final class EvdevDevice {
         self.phys = CInput.evdevPhys(handle)
     }
 
+    /// What libevdev holds now (slots, keys, axes); nil for a device without protocol-B slots.
+    public func currentState() -> EvdevState? { CInput.evdevState(handle, description) }
+
+    /// Takes the device for this fd alone (EVIOCGRAB): nobody else reads it until `ungrab()` or
+    /// the fd closes (also when the process dies). EBUSY: another process holds it.
+    public func grab() throws(InputError) {
+        let rc = CInput.evdevGrab(handle, true)
+        guard rc == 0 else { throw InputError(operation: "EVIOCGRAB", path: path, errno: -rc) }
+    }
+
+    public func ungrab() { _ = CInput.evdevGrab(handle, false) }
+
     deinit {
         CInput.evdevFree(handle)
         CInput.close(fd)

@@ -39,6 +39,13 @@ public final class UInputDevice {
         guard rc == 0 else { throw InputError(operation: "libevdev_uinput_write_event", path: devnode, errno: -rc) }
     }
 
+    /// Writes whole frames (each ending in SYN_REPORT) in one system call.
+    public func write(frames events: [InputEvent]) throws(InputError) {
+        guard !events.isEmpty else { return }
+        let rc = CInput.uinputWriteAll(uinput, events)
+        guard rc == 0 else { throw InputError(operation: "write", path: devnode, errno: -rc) }
+    }
+
     public func write(_ event: InputEvent) throws(InputError) {
         try write(type: event.type, code: event.code, value: event.value)
     }

@@ -15,7 +15,7 @@ if arguments.count == 4 && arguments[1] == "--serve" {   // the daemon child of 
 let quick = arguments.contains("--quick")
 signal(SIGPIPE, SIG_IGN)
 
-// `--only NAME[,NAME…]` runs some sections: decode, socket, hooks, actions, idle (e.g. in the
+// `--only NAME[,NAME…]` runs some sections: decode, socket, hooks, actions, idle, exclusive (e.g. in the
 // kernel VM, the only place here with /dev/uinput for the actions figures).
 let only = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.count ? Set(arguments[$0 + 1].split(separator: ",").map(String.init)) : nil }
 func section(_ name: String, _ run: (Bool) -> Void) { if only?.contains(name) ?? true { run(quick) } }
@@ -24,4 +24,5 @@ section("socket", benchSocket)
 section("hooks", benchHooks)
 section("actions", benchActions)
 section("idle", benchIdle)
+section("exclusive", benchExclusive)
 exit(0)

@@ -22,7 +22,8 @@ Creates the device, prints `node /dev/input/eventN`, then runs commands read fro
   key CODE VALUE             an EV_KEY event + SYN_REPORT
   ev TYPE CODE VALUE...       raw events as given, no SYN_REPORT added (e.g. `ev 3 47 1 0 0 0`)
   swipe N X Y DX DY MS       N contacts (slots 0…N-1, 60 units apart in x) put down at X Y, moved
-                             together by DX DY over MS ms in 10 ms frames, then lifted
+                             together by DX DY over MS ms in 10 ms frames, then lifted (a device
+                             with fewer slots gets as many, and BTN_TOOL_* says N)
   sleep MS                   wait
   echo TEXT                  print TEXT (a sync point)
   unplug | plug              destroy the device / make it again (answers `ok plug NODE`)
@@ -191,8 +192,10 @@ let proto = description.contactProtocol
 @MainActor func swipe(fingers n: Int32, x: Int32, y: Int32, dx: Int32, dy: Int32, milliseconds ms: Int32) throws(InputError) {
     let tools: [Int32: UInt16] = [1: KeyCode.btnToolFinger, 2: 0x14d, 3: 0x14e, 4: 0x14f, 5: 0x148]
     let steps = max(1, ms / 10)
+    // A touchpad with fewer slots than fingers (2 slots, BTN_TOOL_TRIPLETAP) reports the first ones.
+    let slots = min(n, description.absInfo[AbsCode.mtSlot].map { $0.maximum + 1 } ?? n)
     for step in 0...steps {
-        for i in 0..<n {
+        for i in 0..<slots {
             try device.write(type: EventType.abs, code: AbsCode.mtSlot, value: i)
             if step == 0 { trackingId += 1; try device.write(type: EventType.abs, code: AbsCode.mtTrackingId, value: trackingId) }
             try device.write(type: EventType.abs, code: AbsCode.mtPositionX, value: x + i * 60 + dx * step / steps)
@@ -205,7 +208,7 @@ let proto = description.contactProtocol
         try device.write(type: EventType.syn, code: SynCode.report, value: 0)
         sleepMicroseconds(10_000)
     }
-    for i in 0..<n {
+    for i in 0..<slots {
         try device.write(type: EventType.abs, code: AbsCode.mtSlot, value: i)
         try device.write(type: EventType.abs, code: AbsCode.mtTrackingId, value: -1)
     }

@@ -21,8 +21,10 @@ import Testing
 ///                                  that line says why); the test records it as a known issue and
 ///                                  fails if it starts passing
 ///
-/// SPEC is `kind[|kind…] [phase] [fingers=N|>N] [direction=d[|d…]] [edge=e]`; the phase defaults
-/// to `recognized` for discrete kinds and `began` for continuous ones.
+/// SPEC is `kind[|kind…] [phase] [fingers=N|>N] [direction=d[|d…]] [edge=e] [at=A-B]`; the phase
+/// defaults to `recognized` for discrete kinds and `began` for continuous ones. `at=A-B` keeps
+/// only events between A and B seconds after the recording's first event (inclusive), to say what
+/// happens during one thing the person did in a long recording.
 struct ReplayExpectation {
     struct Spec: CustomStringConvertible {
         var kinds: [String]
@@ -30,11 +32,14 @@ struct ReplayExpectation {
         var fingers: String?
         var directions: [String]?
         var edge: String?
+        /// Seconds after the recording's first event, inclusive.
+        var window: ClosedRange<Double>?
         var text: String
         var description: String { text }
 
-        func matches(_ g: GestureEvent) -> Bool {
+        func matches(_ g: GestureEvent, origin: Instant = .zero) -> Bool {
             guard kinds.contains(g.kind.rawValue) else { return false }
+            if let w = window, !w.contains(Double(g.time.microseconds - origin.microseconds) / 1_000_000) { return false }
             let wantPhase = phase ?? (g.kind.isDiscrete ? "recognized" : "began")
             guard g.phase.rawValue == wantPhase else { return false }
             if let f = fingers {
@@ -79,7 +84,11 @@ struct ReplayExpectation {
                     case "fingers": s.fingers = kv[1]
                     case "direction": s.directions = kv[1].split(separator: "|").map(String.init)
                     case "edge": s.edge = kv[1]
-                    default: throw fail("unknown key '\(kv[0])' (expected fingers, direction or edge)")
+                    case "at":
+                        let ab = kv[1].split(separator: "-", maxSplits: 1).compactMap { Double($0) }
+                        guard ab.count == 2, ab[0] <= ab[1] else { throw fail("expected at=A-B (seconds, A <= B), found '\(word)'") }
+                        s.window = ab[0]...ab[1]
+                    default: throw fail("unknown key '\(kv[0])' (expected fingers, direction, edge or at)")
                     }
                 }
                 return s
@@ -114,9 +123,11 @@ struct ReplayExpectation {
     }
 
     /// Every way the events contradict the file, as `file:line: …` messages; `known` selects
-    /// the directives marked `known` instead of the others.
-    func violations(_ events: [GestureEvent], file: String, known: Bool = false) -> [String] {
+    /// the directives marked `known` instead of the others. `origin` is the recording's first
+    /// event time (what `at=` windows count from).
+    func violations(_ events: [GestureEvent], file: String, known: Bool = false, origin: Instant = .zero) -> [String] {
         let decisive = events.filter { $0.phase != .changed }
+        func hit(_ s: Spec) -> (GestureEvent) -> Bool { { s.matches($0, origin: origin) } }
         var out: [String] = []
         var cursor = 0
         for (line, d, isKnown) in directives {
@@ -126,33 +137,33 @@ struct ReplayExpectation {
             }
             switch d {
             case .expect(let s):
-                if let k = decisive[cursor...].firstIndex(where: s.matches) { cursor = k + 1 }
+                if let k = decisive[cursor...].firstIndex(where: hit(s)) { cursor = k + 1 }
                 else { out.append("\(file):\(line): expected '\(s)' (in order) — not found") }
             case .some(let s):
-                if !decisive.contains(where: s.matches) { out.append("\(file):\(line): expected some '\(s)' — none") }
+                if !decisive.contains(where: hit(s)) { out.append("\(file):\(line): expected some '\(s)' — none") }
             case .exactly(let n, let s):
-                let c = decisive.filter(s.matches).count
+                let c = decisive.filter(hit(s)).count
                 if c != n { out.append("\(file):\(line): expected exactly \(n) '\(s)', got \(c)") }
             case .forbid(let s):
-                let bad = decisive.filter(s.matches)
+                let bad = decisive.filter(hit(s))
                 if !bad.isEmpty { out.append("\(file):\(line): forbidden '\(s)' occurred \(bad.count)×") }
             case .only(let kinds):
                 let bad = events.filter { !kinds.contains($0.kind.rawValue) }
                 if !bad.isEmpty { out.append("\(file):\(line): only \(kinds) allowed, got \(Set(bad.map(\.kind.rawValue)).sorted())") }
             case .allow(let s):
                 // Known: the cancellation is a known false positive; it is a violation while it happens.
-                if known, decisive.contains(where: s.matches) { out.append("\(file):\(line): known false positive '\(s)' happened") }
+                if known, decisive.contains(where: hit(s)) { out.append("\(file):\(line): known false positive '\(s)' happened") }
             }
         }
-        if !known { out += falsePositives(decisive, file: file) }
+        if !known { out += falsePositives(decisive, file: file, origin: origin) }
         return out
     }
 
     /// Continuous gestures that began and were cancelled without an `allow` (known or not) saying
     /// the person did that.
-    func falsePositives(_ decisive: [GestureEvent], file: String) -> [String] {
+    func falsePositives(_ decisive: [GestureEvent], file: String, origin: Instant = .zero) -> [String] {
         let allowed: [Spec] = directives.compactMap { if case .allow(let s) = $0.directive { s } else { nil } }
-        return decisive.filter { g in g.phase == .cancelled && !allowed.contains { $0.matches(g) } }.map { g in
+        return decisive.filter { g in g.phase == .cancelled && !allowed.contains { $0.matches(g, origin: origin) } }.map { g in
             "\(file): \(g.kind) fingers=\(g.fingers) began and was cancelled at \(g.time): a false positive (its began hook ran); if the person did that, say so with 'allow \(g.kind) cancelled fingers=\(g.fingers)'"
         }
     }
@@ -204,6 +215,15 @@ struct ExpectationError: Error, CustomStringConvertible {
         #expect(known.violations(events, file: "x").isEmpty)
         #expect(known.violations(events, file: "x", known: true).count == 1)
         #expect(known.violations(Array(events.prefix(1)), file: "x", known: true).isEmpty)
+    }
+    @Test func expectation_timeWindow_countsFromTheFirstEvent() throws {
+        let e = try ReplayExpectation.parse("forbid tap at=1-2\nexactly 1 tap at=0-0.5", file: "x")
+        let origin = Instant.milliseconds(10_000)
+        let early = event(.tap, .recognized, fingers: 1, ms: 10_200), inside = event(.tap, .recognized, fingers: 1, ms: 11_500)
+        #expect(e.violations([early], file: "x", origin: origin).isEmpty)
+        #expect(e.violations([early, inside], file: "x", origin: origin) == ["x:1: forbidden 'tap at=1-2' occurred 1×"])
+        #expect(e.violations([early], file: "x") == ["x:2: expected exactly 1 'tap at=0-0.5', got 0"])   // no origin: 10.2 s is in no window
+        #expect(throws: ExpectationError.self) { try ReplayExpectation.parse("forbid tap at=2-1", file: "x") }
     }
     @Test func expectation_badFile_namesFileAndLine() {
         #expect(throws: ExpectationError.self) { try ReplayExpectation.parse("# ok\nexpect swpie", file: "f.expected") }

@@ -9,10 +9,13 @@ enum ReplayFixtures {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures")
 
-    /// Every recording (`.evemu`, `.events` with its device's `.desc`, or an `.evtest` log), by base name.
+    static let extensions = [".evemu", ".events", ".evtest", ".yml"]
+
+    /// Every recording (`.evemu`, `.events` with its device's `.desc`, an `.evtest` log or a
+    /// `libinput record` `.yml`), by base name.
     static var recordings: [String] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return files.filter { $0.hasSuffix(".evemu") || $0.hasSuffix(".events") || $0.hasSuffix(".evtest") }.sorted()
+        return files.filter { f in extensions.contains { f.hasSuffix($0) } }.sorted()
     }
 
     static func text(_ name: String) throws -> String {
@@ -20,12 +23,13 @@ enum ReplayFixtures {
     }
 
     static func base(_ file: String) -> String {
-        file.replacingOccurrences(of: ".evemu", with: "").replacingOccurrences(of: ".events", with: "")
-            .replacingOccurrences(of: ".evtest", with: "")
+        extensions.reduce(file) { $0.replacingOccurrences(of: $1, with: "") }
     }
 
     struct Replay {
         var device: DeviceDescription
+        /// The recording's first event time: what `at=` windows in `.expected` files count from.
+        var origin: Instant
         var events: [GestureEvent]
         var diagnostics: [String]
     }
@@ -44,7 +48,7 @@ enum ReplayFixtures {
         }
         for e in recording.events { replayer.feed(e, emit) }
         replayer.finish(emit)
-        return Replay(device: recording.description, events: events,
+        return Replay(device: recording.description, origin: recording.events.first?.time ?? .zero, events: events,
                       diagnostics: diagnostics.filter { $0.hasPrefix("gestured bug:") })
     }
 }
@@ -66,7 +70,7 @@ func summary(_ g: GestureEvent) -> String {
 
 @Suite struct ReplayGestureTests {
     @Test func everyRecordingHasAnExpectedFile() {
-        #expect(ReplayFixtures.recordings.count >= 27)
+        #expect(ReplayFixtures.recordings.count >= 29)
         for r in ReplayFixtures.recordings {
             let path = ReplayFixtures.directory.appendingPathComponent(ReplayFixtures.base(r) + ".expected").path
             #expect(FileManager.default.fileExists(atPath: path), "missing \(ReplayFixtures.base(r)).expected")
@@ -78,7 +82,7 @@ func summary(_ g: GestureEvent) -> String {
         let expectedName = ReplayFixtures.base(file) + ".expected"
         let expectation = try ReplayExpectation.parse(try ReplayFixtures.text(expectedName), file: expectedName)
         let replay = try ReplayFixtures.replay(file, bound: expectation.bound, directions: expectation.directions)
-        let problems = expectation.violations(replay.events, file: expectedName)
+        let problems = expectation.violations(replay.events, file: expectedName, origin: replay.origin)
         let decisive = replay.events.filter { $0.phase != .changed }
         #expect(problems.isEmpty, """
             \(file) (\(replay.device.kind), \(replay.device.sizeKnown ? "size known" : "size nominal")):
@@ -88,7 +92,7 @@ func summary(_ g: GestureEvent) -> String {
             """)
         #expect(replay.diagnostics.isEmpty, "\(replay.diagnostics)")
         if expectation.directives.contains(where: \.known) {
-            let known = expectation.violations(replay.events, file: expectedName, known: true)
+            let known = expectation.violations(replay.events, file: expectedName, known: true, origin: replay.origin)
             withKnownIssue("directives marked 'known' in \(expectedName)") {
                 #expect(known.isEmpty, "\(known.joined(separator: "\n"))")
             }

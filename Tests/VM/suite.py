@@ -1192,6 +1192,10 @@ def listen_locked_session_pauses_commands_logind_dbus_protocol_standin():
         if d: d.stop()
         if login: login.stop()
 
+# Exclusive devices (issue 11): their tests live in Tests/VM/exclusive.py, run in this namespace.
+_here = os.path.dirname(os.path.abspath(__file__))
+exec(compile(open(os.path.join(_here, "exclusive.py")).read(), os.path.join(_here, "exclusive.py"), "exec"))
+
 # ---------------------------------------------------------------------------------------------
 # Tests that stop udevd run last (inotify fallback).
 

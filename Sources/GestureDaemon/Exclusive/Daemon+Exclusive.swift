@@ -1,0 +1,33 @@
+import GestureConfig
+import GestureCore
+import LinuxInput
+
+extension Daemon {
+    /// `exclusive: true` for a device just opened: its clone now, the grab once no finger is down.
+    /// A device that cannot be exclusive stays shared (as without the setting), said in the log.
+    func startExclusive(_ s: DeviceSession, settings: DeviceSettings) {
+        guard let evdev = (s.source as? EvdevSource)?.evdev else { return }
+        do {
+            let x = try ExclusiveDevice(evdev: evdev, hold: settings.exclusiveHold, landing: settings.exclusiveLanding, bindings: config.bindings, log: log)
+            if !x.finished { s.exclusive = x }
+        } catch {
+            log.error("devices: \(s.source.node): exclusive: \(error.description)")
+        }
+    }
+
+    /// After a reload: devices that became exclusive get their clone, devices that stopped being
+    /// exclusive are released once no finger is down, the others take the new bindings and hold.
+    func reconcileExclusive() {
+        for s in sessions.values.sorted(by: { $0.id < $1.id }) {
+            guard s.source is EvdevSource else { continue }
+            let settings = config.settings(for: s.source.description)
+            if let x = s.exclusive {
+                x.reconfigure(exclusive: settings.exclusive, hold: settings.exclusiveHold, landing: settings.exclusiveLanding,
+                              bindings: config.bindings)
+                if x.finished { s.exclusive = nil }
+            } else if settings.exclusive {
+                startExclusive(s, settings: settings)
+            }
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import GestureConfig
+import GestureCore
+import LinuxInput
+
+/// An exclusive device (`exclusive: true`, docs/EXCLUSIVE.md): the real device grabbed, its uinput
+/// clone fed by an `ExclusiveGate` with everything but the touch sequences that become a bound
+/// gesture. Lives inside its `DeviceSession`, on the loop's thread; the session feeds it every
+/// event after the pipeline has seen it, and every gesture the pipeline emits.
+final class ExclusiveDevice {
+    let evdev: EvdevDevice
+    private(set) var clone: CloneDevice?
+    private(set) var gate: ExclusiveGate
+    private var claims: ClaimRule
+    private let log: Logger
+    /// Grab released and clone destroyed (refused, released on reload, or closed).
+    private(set) var finished = false
+    private(set) var grabbed = false
+    private var actions: [ExclusiveGate.Action] = []
+
+    /// Makes the clone; the grab follows as soon as no finger is down.
+    init(evdev: EvdevDevice, hold: Duration, landing: Duration, bindings: [Binding], log: Logger) throws(DaemonError) {
+        let d = evdev.description
+        guard let real = evdev.currentState(), real.slotCount > 0 else {
+            throw DaemonError("exclusive needs a multi-touch device with slots (protocol B); \(evdev.path) has none, it stays shared")
+        }
+        let c: CloneDevice
+        do { c = try CloneDevice(of: d, addPalmTool: d.kind == .touchscreen) } catch {
+            throw DaemonError("cannot make its clone: \(error.description); it stays shared")
+        }
+        self.evdev = evdev
+        self.log = log
+        clone = c
+        claims = ClaimRule(bindings: bindings, device: d)
+        let codes = Set(c.description.codes[EventType.abs] ?? []).filter { EvdevState.slotCodes.contains($0) }
+        let end: ExclusiveGate.NeutralEnd = d.kind == .touchscreen ? .palm : .lift(after: .milliseconds(200))
+        gate = ExclusiveGate(settings: .init(boundFingerCounts: claims.fingerCounts, hold: hold, landing: landing, neutralEnd: end, codes: codes),
+                             real: real, clone: c.initialState(slotCount: real.slotCount))
+        log.info("devices: \(evdev.path): exclusive: clone \(c.devnode ?? "?") (phys \(VirtualDeviceMark.physPrefix)/\(CloneDevice.role)); bound finger counts \(claims.fingerCounts.sorted()), held back up to \(hold.totalMicroseconds / 1000) ms (landing \(gate.settings.landing.totalMicroseconds / 1000) ms)")
+        gate.start(&actions)
+        perform(at: nil)
+    }
+
+    var nextDeadline: Instant? { finished ? nil : gate.nextDeadline }
+
+    func feed(_ e: InputEvent) {
+        guard !finished else { return }
+        gate.feed(e, &actions)
+        if !actions.isEmpty { perform(at: e.time) }
+    }
+
+    /// A gesture from this device's pipeline: a bound one claims its touch sequence.
+    func gesture(_ g: GestureEvent) {
+        guard !finished, claims.claims(g) else { return }
+        let before = gate.claims
+        gate.claim(at: g.time, &actions)
+        if gate.claims > before {
+            let held = gate.lastClaimHeld.map { "held back \($0.totalMicroseconds / 1000) ms" } ?? "its forwarded touches ended without a click"
+            log.debug("devices: \(evdev.path): exclusive: \(g.fingers)-finger \(g.kind) consumed (\(held))")
+        }
+        perform(at: g.time)
+    }
+
+    func advance(to now: Instant) {
+        guard !finished else { return }
+        gate.advance(to: now, &actions)
+        perform(at: now)
+    }
+
+    /// A reload changed the config: new bindings and hold; `exclusive` off releases once all up.
+    func reconfigure(exclusive: Bool, hold: Duration, landing: Duration, bindings: [Binding]) {
+        guard !finished else { return }
+        claims = ClaimRule(bindings: bindings, device: evdev.description)
+        gate.settings = .init(boundFingerCounts: claims.fingerCounts, hold: hold, landing: landing, neutralEnd: gate.settings.neutralEnd,
+                              codes: gate.settings.codes)
+        if exclusive { gate.cancelRelease(&actions) } else {
+            log.info("devices: \(evdev.path): exclusive: off by the config; the grab goes once no finger is down")
+            gate.requestRelease(&actions)
+        }
+        perform(at: nil)
+    }
+
+    /// Now, whatever is down (daemon stopping, device gone): grab released, clone destroyed.
+    func close(reason: String) {
+        guard !finished else { return }
+        finish("exclusive: grab released and clone removed (\(reason))")
+    }
+
+    private func finish(_ message: String) {
+        if grabbed { evdev.ungrab(); grabbed = false }
+        clone = nil
+        finished = true
+        log.info("devices: \(evdev.path): \(message)")
+    }
+
+    private func perform(at time: Instant?) {
+        while !actions.isEmpty {
+            let a = actions.removeFirst()
+            switch a {
+            case .write(let events):
+                do { try clone?.write(frames: events) } catch {
+                    log.warning("devices: \(evdev.path): exclusive: writing to the clone: \(error.description)")
+                }
+            case .grab:
+                do {
+                    try evdev.grab()
+                    grabbed = true
+                    gate.grabbed(at: time ?? Sys.monotonicNow(), &actions)
+                    log.info("devices: \(evdev.path): exclusive: grabbed; the compositor now reads \(clone?.devnode ?? "the clone")")
+                } catch {
+                    gate.grabFailed()
+                    let busy = error.errno == 16 // EBUSY
+                    actions.removeAll()
+                    finish(busy ? "exclusive: cannot grab it: another process holds it (EVIOCGRAB: \(error.description)); `fuser -v \(evdev.path)` names it. The device stays as it was: gestured reads it beside that process, no clone"
+                                : "exclusive: cannot grab it: \(error.description); it stays shared, no clone")
+                    log.error("devices: \(evdev.path): exclusive failed (see above)")
+                    return
+                }
+            case .release:
+                actions.removeAll()
+                finish("exclusive: grab released and clone removed (config)")
+                return
+            }
+        }
+    }
+}
+
+/// Which gestures of one device are "bound" for `exclusive`: those of the daemon's config whose
+/// kind, finger count, device, direction and edge a binding names (phase aside: the first event of
+/// a gesture claims it). `listen` bindings (with `app:`) are the session's, not the daemon's.
+struct ClaimRule {
+    let bindings: [Binding]
+    let fingerCounts: Set<Int>
+    private let matcher = BindingMatcher(bindings: [])
+
+    init(bindings all: [Binding], device: DeviceDescription) {
+        bindings = all.filter { b in b.app == nil && (b.device.map { $0.matches(device) } ?? true) }
+        var counts = Set<Int>()
+        for b in bindings {
+            switch b.fingers {
+            case .any: counts.formUnion(1...5)
+            case .counts(let c): counts.formUnion(c)
+            }
+        }
+        fingerCounts = counts
+    }
+
+    func claims(_ g: GestureEvent) -> Bool {
+        guard g.phase != .ended && g.phase != .cancelled else { return false }
+        return bindings.contains { b in
+            guard b.gesture == g.kind, b.fingers.matches(g.fingers) else { return false }
+            if let want = b.directions {
+                guard let d = matcher.direction(of: g, for: b), want.contains(d) else { return false }
+            }
+            if let edges = b.edges {
+                guard let e = g.edge, edges.contains(e) else { return false }
+            }
+            return true
+        }
+    }
+}
