@@ -112,6 +112,9 @@ public final class PipeDeviceSource: DeviceSource {
     public let fd: Int32
     public let writer: PipeEventWriter
     private var pending: [UInt8] = []
+    /// One read buffer for the source's life (zero-filling 64 KB per read cost more than the rest
+    /// of a replayed frame).
+    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     private var closed = false
 
     public init(description: DeviceDescription, node: String) {
@@ -134,7 +137,6 @@ public final class PipeDeviceSource: DeviceSource {
     }
 
     public func read() -> SourceRead {
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var status = SourceStatus.drained
         var total = 0
         while true {

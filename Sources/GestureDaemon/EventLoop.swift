@@ -19,6 +19,10 @@ public final class EventLoop {
     private var running = false
     /// Wakeups handled so far (tests and the idle benchmark read it).
     public private(set) var wakeups = 0
+    /// True while the handlers of one `epoll_wait` result run: work a handler defers (the socket
+    /// server's writes) is done once by the `afterWakeup` actions, not once per line.
+    public private(set) var dispatching = false
+    private var afterWakeup: [() -> Void] = []
 
     public init() {
         epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -54,6 +58,9 @@ public final class EventLoop {
 
     public var watchedCount: Int { handlers.count }
 
+    /// Runs `action` after the handlers of every wakeup (in the order they were added).
+    public func afterEachWakeup(_ action: @escaping () -> Void) { afterWakeup.append(action) }
+
     /// Runs until `stop()`.
     public func run() {
         running = true
@@ -67,6 +74,7 @@ public final class EventLoop {
                 return
             }
             wakeups += 1
+            dispatching = true
             for i in 0..<Int(n) {
                 let fd = events[i].data.fd
                 // A handler earlier in this batch may have removed it.
@@ -74,6 +82,8 @@ public final class EventLoop {
                 h(events[i].events)
                 if !running { break }
             }
+            dispatching = false
+            for action in afterWakeup { action() }
         }
     }
 

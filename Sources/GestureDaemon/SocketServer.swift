@@ -40,6 +40,8 @@ public final class SocketServer: GestureSubscriber {
         var input: [UInt8] = []
         var subscription = Subscription.everything
         var wantsOut = false
+        /// Lines were queued during this wakeup; `flushPending` writes them in one send.
+        var flushDue = false
         var closeWhenFlushed = false
         init(fd: Int32, uid: UInt32, gid: UInt32, pid: Int32, limit: Int) {
             self.fd = fd; self.uid = uid; self.gid = gid; self.pid = pid
@@ -54,6 +56,8 @@ public final class SocketServer: GestureSubscriber {
     private let loop: EventLoop
     private let log: Logger
     private var clients: [Int32: Client] = [:]
+    /// Clients with lines queued by `receive` during the current wakeup.
+    private var pendingFlush: [Client] = []
     /// The current devices and the daemon version, for hello.
     public var helloLine: () -> String = { "" }
     /// Called after a client is accepted and its hello queued (replay-on-first-client uses it).
@@ -70,6 +74,7 @@ public final class SocketServer: GestureSubscriber {
         self.loop = loop; self.log = log; self.origin = origin
         Sys.setNonBlocking(listenFD)
         loop.add(listenFD) { [unowned self] _ in self.acceptAll() }
+        loop.afterEachWakeup { [weak self] in self?.flushPending() }
     }
 
     /// The fd systemd passed (LISTEN_PID = us, LISTEN_FDS ≥ 1 → fd 3), if any.
@@ -251,16 +256,45 @@ public final class SocketServer: GestureSubscriber {
     }
 
     private func enqueue(_ c: Client, _ line: String) {
-        c.queue.push(Array((line + "\n").utf8))
+        c.queue.push(Self.lineBytes(line))
         flush(c)
     }
+
+    /// `line` and its newline in one allocation.
+    private static func lineBytes(_ line: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(line.utf8.count + 1)
+        bytes.append(contentsOf: line.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+
+    /// Writes what `receive` queued during this wakeup: one send per client per wakeup instead of
+    /// one per line (a pinch or rotate makes a line per frame; each send wakes the reader).
+    private func flushPending() {
+        guard !pendingFlush.isEmpty else { return }
+        let due = pendingFlush
+        pendingFlush.removeAll(keepingCapacity: true)
+        for c in due where c.flushDue {
+            c.flushDue = false
+            if clients[c.fd] === c { flush(c) }
+        }
+    }
+
+    /// At most this much queued output is joined into one send; the rest stays in the bounded
+    /// queue (where the oldest lines are dropped for a client that does not read).
+    static let sendBatchBytes = 16 * 1024
 
     /// Writes as much as the socket takes; EPOLLOUT on while something is left.
     private func flush(_ c: Client) {
         while true {
             if c.writeOffset >= c.writing.count {
-                guard let next = c.queue.pop() else { break }
-                c.writing = next; c.writeOffset = 0
+                // Several queued lines (and a `dropped` notice, in its place) go out in one send.
+                c.writing.removeAll(keepingCapacity: true); c.writeOffset = 0
+                while c.writing.count < Self.sendBatchBytes, let next = c.queue.pop() {
+                    c.writing.append(contentsOf: next)
+                }
+                if c.writing.isEmpty { break }
             }
             let n = c.writing.withUnsafeBytes {
                 send(c.fd, $0.baseAddress! + c.writeOffset, $0.count - c.writeOffset, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
@@ -290,23 +324,53 @@ public final class SocketServer: GestureSubscriber {
 
     // MARK: - Bus
 
+    /// The line being fanned out, encoded once per message into a buffer that keeps its capacity.
+    private var line = JSONBytes(capacity: 512)
+
     public func receive(_ m: BusMessage) {
         guard !clients.isEmpty else { return }
-        var line: String?
+        var encoded = false
         for c in clients.values {
             switch m {
             case .gesture(let g, let d):
                 guard c.subscription.matches(g, device: d) else { continue }
-                if line == nil { line = WireEncoder.gesture(g, device: d, origin: origin) }
-            case .frame(let f, let d):
+            case .frame(_, let d):
                 guard policy.rawFrames, c.subscription.matches(device: d) else { continue }
-                if line == nil { line = WireEncoder.frame(f, device: d, origin: origin) }
-            case .deviceAdded(let d):
-                if line == nil { line = WireEncoder.deviceAdded(d) }
-            case .deviceRemoved(let d):
-                if line == nil { line = WireEncoder.deviceRemoved(d) }
+            case .deviceAdded, .deviceRemoved: break
             }
-            enqueue(c, line!)
+            if !encoded { encode(m); encoded = true }
+            if loop.dispatching {
+                // Sent once this wakeup's handlers are done (flushPending).
+                append(c, line.bytes)
+                if !c.flushDue { c.flushDue = true; pendingFlush.append(c) }
+            } else {
+                c.queue.push(line.bytes)
+                flush(c)
+            }
+        }
+    }
+
+    /// `m` as one JSON line with its newline, in `line`.
+    private func encode(_ m: BusMessage) {
+        line.clear()
+        switch m {
+        case .gesture(let g, let d): GestureJSON.encode(g, device: d.info, origin: origin, into: &line)
+        case .frame(let f, let d): GestureJSON.encode(f, origin: origin, device: d.info, into: &line)
+        case .deviceAdded(let d): line.rawText(WireEncoder.deviceAdded(d))
+        case .deviceRemoved(let d): line.rawText(WireEncoder.deviceRemoved(d))
+        }
+        line.byte(UInt8(ascii: "\n"))
+    }
+
+    /// Queues `bytes` for `c`: straight into its send buffer while nothing waits in its queue and
+    /// the buffer has room (no allocation per line), else through the bounded queue (which drops
+    /// the oldest lines of a client that does not read).
+    private func append(_ c: Client, _ bytes: [UInt8]) {
+        if c.queue.isEmpty && !c.wantsOut && c.writing.count - c.writeOffset + bytes.count <= Self.sendBatchBytes {
+            if c.writeOffset >= c.writing.count { c.writing.removeAll(keepingCapacity: true); c.writeOffset = 0 }
+            c.writing.append(contentsOf: bytes)
+        } else {
+            c.queue.push(bytes)
         }
     }
 

@@ -99,6 +99,7 @@ public final class EvdevDevice {
     /// sync delta (read with LIBEVDEV_READ_FLAG_SYNC until −EAGAIN) are passed through in order.
     public func readAvailable(maximumEvents: Int = 16_384) -> ReadResult {
         var events: [InputEvent] = []
+        events.reserveCapacity(64)   // a frame of 10 touches is about 50 events: one allocation
         var resyncs = 0
         while events.count < maximumEvents {
             switch CInput.evdevNext(handle, sync: false) {
