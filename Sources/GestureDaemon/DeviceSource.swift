@@ -95,7 +95,7 @@ public final class PipeEventWriter: Sendable {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(events.count * PipeDeviceSource.recordSize)
         for e in events { PipeDeviceSource.append(e, to: &bytes) }
-        return Sys.writeAll(fd, bytes)
+        return (try? FileDescriptor(rawValue: fd).writeAll(bytes)) != nil
     }
 
     /// Ends the stream: the source reports `.ended`.
@@ -122,8 +122,8 @@ public final class PipeDeviceSource: DeviceSource {
         let rc = pipe(&fds)
         precondition(rc == 0, "pipe2 failed: \(SystemError.last)")
         fd = fds[0]
-        Sys.setCloseOnExec(fds[0]); Sys.setCloseOnExec(fds[1])
-        Sys.setNonBlocking(fd)
+        FileDescriptor(rawValue: fds[0]).setCloseOnExec(); FileDescriptor(rawValue: fds[1]).setCloseOnExec()
+        FileDescriptor(rawValue: fd).setNonBlocking()
         writer = PipeEventWriter(fd: fds[1])
         self.description = description
         self.node = node

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LinuxSystem
 import GestureCore
 import Synchronization
 
@@ -46,7 +47,7 @@ public final class Logger: Sendable {
             text += TextEscaping.controlsEscaped(String(line))
             text += "\n"
         }
-        _ = Sys.writeAll(fd, Array(text.utf8))
+        try? FileDescriptor(rawValue: fd).writeAll(Array(text.utf8))
     }
 
     public func error(_ m: String) { log(.error, m) }

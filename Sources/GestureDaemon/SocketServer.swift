@@ -72,7 +72,7 @@ public final class SocketServer: GestureSubscriber {
     public init(listenFD: Int32, ownedPath: String?, policy: SocketPolicy, loop: EventLoop, log: Logger, origin: Instant) {
         self.listenFD = listenFD; self.ownedPath = ownedPath; self.policy = policy
         self.loop = loop; self.log = log; self.origin = origin
-        Sys.setNonBlocking(listenFD)
+        FileDescriptor(rawValue: listenFD).setNonBlocking()
         loop.add(listenFD) { [unowned self] _ in self.acceptAll() }
         loop.afterEachWakeup { [weak self] in self?.flushPending() }
     }
@@ -81,7 +81,7 @@ public final class SocketServer: GestureSubscriber {
     public static func activatedFD(environment: [String: String]) -> Int32? {
         guard let pid = environment["LISTEN_PID"].flatMap(Int32.init), pid == getpid(),
               let n = environment["LISTEN_FDS"].flatMap(Int.init), n >= 1 else { return nil }
-        Sys.setCloseOnExec(3)
+        FileDescriptor(rawValue: 3).setCloseOnExec()
         return 3
     }
 
@@ -93,21 +93,21 @@ public final class SocketServer: GestureSubscriber {
     /// Creates, binds and listens on `path`. A stale socket file (nobody accepts) is replaced; a
     /// live one (another daemon) or a file that is not a socket is an error.
     public static func listen(path: String, mode: UInt32, group: String?) throws(ListenError) -> Int32 {
-        guard var (addr, len) = Sys.unixAddress(path) else { throw .failed("socket path too long: \(path)") }
+        guard let address = UnixAddress(path: path) else { throw .failed("socket path too long: \(path)") }
         var st = stat()
         if lstat(path, &st) == 0 {
             guard (st.st_mode & S_IFMT) == S_IFSOCK else {
                 throw .failed("\(path) exists and is not a socket; not replacing it")
             }
-            if case .success(let probe) = Sys.connectUnix(path) {
-                close(probe); throw .failed("\(path): another gestured is listening there")
+            if let probe = try? FileDescriptor.connectUnix(path) {
+                probe.close(); throw .failed("\(path): another gestured is listening there")
             }
             unlink(path)
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw .failed("socket: \(SystemError.last)") }
         let old = umask(0o177)
-        let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+        let rc = address.withSockaddr { bind(fd, $0, $1) }
         let bindError = SystemError.last
         umask(old)
         guard rc == 0 else {

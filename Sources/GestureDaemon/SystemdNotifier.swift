@@ -27,16 +27,14 @@ public final class SystemdNotifier {
     /// Sends `state` (e.g. "READY=1\nSTATUS=…"). Returns false when there is no socket or it failed.
     @discardableResult
     public func notify(_ state: String) -> Bool {
-        guard let socketPath, var (addr, len) = Sys.unixAddress(socketPath) else { return false }
+        guard let socketPath, let address = UnixAddress(path: socketPath) else { return false }
         if fd < 0 {
             fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             if fd < 0 { return false }
         }
         let bytes = Array(state.utf8)
-        let n = withUnsafePointer(to: &addr) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-                bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), sa, len) }
-            }
+        let n = address.withSockaddr { sa, len in
+            bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), sa, len) }
         }
         return n == bytes.count
     }

@@ -29,10 +29,7 @@ public final class DaemonConnection {
     private var buffer: [UInt8] = []
 
     public init(path: String) throws(ConnectError) {
-        switch Sys.connectUnix(path) {
-        case .success(let fd): self.fd = fd
-        case .failure(let error): throw ConnectError(path: path, error: error)
-        }
+        do { fd = try FileDescriptor.connectUnix(path).rawValue } catch { throw ConnectError(path: path, error: error) }
     }
 
     deinit { close(fd) }
