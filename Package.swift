@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "YAML", dependencies: ["CYAML"]),
         // The bridge to the operating system: errno as SystemError, the monotonic clock as the
         // core's Instant, whole-file reads.
-        .target(name: "LinuxSystem", dependencies: ["GestureCore"]),
+        .target(name: "LinuxSystem", dependencies: ["GestureCore", "CLinuxSys"]),
         .target(name: "GestureRecording", dependencies: ["GestureCore", "YAML", "LinuxSystem"]),
         .target(name: "GestureConfig", dependencies: ["GestureCore", "YAML", "LinuxSystem"]),
         .target(name: "GestureWire", dependencies: ["GestureCore"]),

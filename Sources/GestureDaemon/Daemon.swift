@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CLinuxSys
 import GestureConfig
 import GestureCore
 import GestureRecording
@@ -57,7 +56,7 @@ public final class Daemon {
     private var monitor: DeviceMonitor?
     var sessions: [Int32: DeviceSession] = [:]
     private var nextDeviceId = 1
-    private var signalFD: Int32 = -1
+    private var signals: SignalFD?
     private var watchdogDue: Instant?
     private var pendingReplays: [(Recording, PipeEventWriter)] = []
     private var diagnosticsLimit = RateLimiter(burst: 20, interval: .seconds(60))
@@ -152,14 +151,10 @@ public final class Daemon {
 
     private func setUpSignals() {
         signal(SIGPIPE, SIG_IGN)
-        var set = sigset_t()
-        sigemptyset(&set)
-        // An ignored signal never reaches a signalfd: reset what a parent may have set to SIG_IGN.
-        for sig in [SIGHUP, SIGTERM, SIGINT] { sigaddset(&set, sig); signal(sig, SIG_DFL) }
-        pthread_sigmask(SIG_BLOCK, &set, nil)
-        signalFD = signalfd(-1, &set, Int32(SFD_NONBLOCK) | Int32(SFD_CLOEXEC))
-        guard signalFD >= 0 else { log.error("signalfd: \(SystemError.last)"); return }
-        loop.add(signalFD) { [unowned self] _ in self.signalArrived() }
+        do { signals = try SignalFD(catching: [SIGHUP, SIGTERM, SIGINT]) } catch {
+            log.error("signalfd: \(error)"); return
+        }
+        loop.add(signals!.descriptor.rawValue) { [unowned self] _ in self.signalArrived() }
     }
 
     private func startMonitor() {
@@ -332,12 +327,11 @@ public final class Daemon {
     // MARK: - Signals
 
     private func signalArrived() {
-        var info = signalfd_siginfo()
-        while read(signalFD, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
-            switch Int32(info.ssi_signo) {
+        while let signo = signals?.next() {
+            switch signo {
             case SIGHUP: reload()
             case SIGTERM, SIGINT:
-                log.info("stopping (signal \(info.ssi_signo))")
+                log.info("stopping (signal \(signo))")
                 notifier.stopping()
                 loop.stop()
             default: break
@@ -378,7 +372,7 @@ public final class Daemon {
         server?.shutdown()
         server = nil
         loop.remove(timer.fd)
-        if signalFD >= 0 { loop.remove(signalFD); close(signalFD); signalFD = -1 }
+        if let signals { loop.remove(signals.descriptor.rawValue); signals.descriptor.close(); self.signals = nil }
         log.info("stopped")
     }
 }

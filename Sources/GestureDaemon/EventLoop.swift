@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import CLinuxSys
 import GestureCore
 import LinuxSystem
 
@@ -10,11 +6,11 @@ import LinuxSystem
 public final class EventLoop {
     public typealias Handler = (_ events: UInt32) -> Void
 
-    public static let readable = UInt32(EPOLLIN.rawValue)
-    public static let writable = UInt32(EPOLLOUT.rawValue)
-    public static let hangup = UInt32(EPOLLHUP.rawValue) | UInt32(EPOLLERR.rawValue)
+    public static let readable = Epoll.readable
+    public static let writable = Epoll.writable
+    public static let hangup = Epoll.hangup
 
-    private let epfd: Int32
+    private let epoll: Epoll
     private var handlers: [Int32: Handler] = [:]
     private var running = false
     /// Wakeups handled so far (tests and the idle benchmark read it).
@@ -25,35 +21,27 @@ public final class EventLoop {
     private var afterWakeup: [() -> Void] = []
 
     public init() {
-        epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
-        precondition(epfd >= 0, "epoll_create1 failed: \(SystemError.last)")
+        do { epoll = try Epoll() } catch { preconditionFailure("epoll_create1 failed: \(error)") }
     }
 
-    deinit { close(epfd) }
+    deinit { epoll.descriptor.close() }
 
     /// Watches `fd` (level-triggered). Returns false (errno set) when epoll refuses it.
     @discardableResult
     public func add(_ fd: Int32, events: UInt32 = EventLoop.readable, _ handler: @escaping Handler) -> Bool {
-        var ev = epoll_event()
-        ev.events = events
-        ev.data.fd = fd
-        guard epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) == 0 else { return false }
+        guard (try? epoll.add(fd, events: events)) != nil else { return false }
         handlers[fd] = handler
         return true
     }
 
     public func modify(_ fd: Int32, events: UInt32) {
-        var ev = epoll_event()
-        ev.events = events
-        ev.data.fd = fd
-        _ = epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &ev)
+        try? epoll.modify(fd, events: events)
     }
 
     /// Stops watching `fd` (call before closing it).
     public func remove(_ fd: Int32) {
         guard handlers.removeValue(forKey: fd) != nil else { return }
-        var ev = epoll_event()
-        _ = epoll_ctl(epfd, EPOLL_CTL_DEL, fd, &ev)
+        try? epoll.remove(fd)
     }
 
     public var watchedCount: Int { handlers.count }
@@ -64,22 +52,20 @@ public final class EventLoop {
     /// Runs until `stop()`.
     public func run() {
         running = true
-        var events = [epoll_event](repeating: epoll_event(), count: 64)
+        var events = Epoll.Events(capacity: 64)
         while running {
-            let n = events.withUnsafeMutableBufferPointer { epoll_wait(epfd, $0.baseAddress, 64, -1) }
-            if n < 0 {
-                let error = SystemError.last
-                if error == .interrupted { continue }
+            let n: Int
+            do { n = try epoll.wait(into: &events) } catch .interrupted { continue } catch {
                 Logger.shared.error("gestured bug: epoll_wait failed: \(error)")
                 return
             }
             wakeups += 1
             dispatching = true
-            for i in 0..<Int(n) {
-                let fd = events[i].data.fd
+            for i in 0..<n {
+                let (fd, ready) = events[i]
                 // A handler earlier in this batch may have removed it.
                 guard let h = handlers[fd] else { continue }
-                h(events[i].events)
+                h(ready)
                 if !running { break }
             }
             dispatching = false
@@ -92,32 +78,25 @@ public final class EventLoop {
 
 /// A timerfd on CLOCK_MONOTONIC armed at an absolute instant (or disarmed).
 final class DeadlineTimer {
-    let fd: Int32
+    private let timer: TimerFD
+    var fd: Int32 { timer.descriptor.rawValue }
     private(set) var armedAt: Instant?
 
     init() {
-        fd = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC))
-        precondition(fd >= 0, "timerfd_create failed: \(SystemError.last)")
+        do { timer = try TimerFD() } catch { preconditionFailure("timerfd_create failed: \(error)") }
     }
-    deinit { close(fd) }
+    deinit { timer.descriptor.close() }
 
     /// Arms at `instant` on CLOCK_MONOTONIC, or disarms with nil.
     func arm(at instant: Instant?) {
         guard instant != armedAt else { return }
         armedAt = instant
-        var spec = itimerspec()
-        if let instant {
-            let us = max(instant.microseconds, 1)  // 0 would disarm it
-            spec.it_value.tv_sec = Int(us / 1_000_000)
-            spec.it_value.tv_nsec = Int(us % 1_000_000) * 1000
-        }
-        _ = timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+        timer.arm(at: instant)
     }
 
     /// Consumes the expiration count.
     func acknowledge() {
-        var count: UInt64 = 0
-        _ = read(fd, &count, 8)
+        timer.acknowledge()
         armedAt = nil
     }
 }

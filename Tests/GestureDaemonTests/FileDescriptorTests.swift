@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Testing
+import GestureCore
 import LinuxSystem
 
 /// The fd value type over real pipes and sockets: errors arrive as named SystemErrors, and
@@ -63,5 +64,29 @@ import LinuxSystem
         #expect(throws: SystemError.noSuchFile) { try FileDescriptor.connectUnix("/nonexistent-gestured-test/sock") }
         #expect(throws: SystemError.nameTooLong) { try FileDescriptor.connectUnix("/" + String(repeating: "x", count: 200)) }
         #expect(UnixAddress(path: "@gestured-test") != nil)
+    }
+
+    @Test func test_epoll_wakesForAReadablePipeAndAnArmedTimer() throws {
+        let epoll = try Epoll()
+        defer { epoll.descriptor.close() }
+        let (r, w) = makePipe()
+        defer { r.close(); w.close() }
+        let timer = try TimerFD()
+        defer { timer.descriptor.close() }
+        try epoll.add(r.rawValue, events: Epoll.readable)
+        try epoll.add(timer.descriptor.rawValue, events: Epoll.readable)
+        var events = Epoll.Events(capacity: 4)
+        #expect(try epoll.wait(into: &events, timeoutMilliseconds: 0) == 0)
+
+        try w.writeAll([42])
+        #expect(try epoll.wait(into: &events, timeoutMilliseconds: 1000) == 1)
+        #expect(events[0].fd == r.rawValue && events[0].events & Epoll.readable != 0)
+        try epoll.remove(r.rawValue)
+
+        timer.arm(at: MonotonicClock.now() + .milliseconds(5))
+        #expect(try epoll.wait(into: &events, timeoutMilliseconds: 2000) == 1)
+        #expect(events[0].fd == timer.descriptor.rawValue)
+        #expect(timer.acknowledge() == 1)
+        #expect(timer.acknowledge() == 0)   // cleared: a non-blocking read finds nothing
     }
 }
