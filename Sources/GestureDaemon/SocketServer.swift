@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CLinuxSys
 import GestureCore
 import GestureWire
 import LinuxSystem
@@ -104,14 +103,13 @@ public final class SocketServer: GestureSubscriber {
             }
             unlink(path)
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { throw .failed("socket: \(SystemError.last)") }
+        let fd: FileDescriptor
+        do { fd = try UnixSocket.open(.stream, nonBlocking: true) } catch { throw .failed("socket: \(error)") }
         let old = umask(0o177)
-        let rc = address.withSockaddr { bind(fd, $0, $1) }
-        let bindError = SystemError.last
+        let bound = Result { () throws(SystemError) in try fd.bind(to: address) }
         umask(old)
-        guard rc == 0 else {
-            close(fd)
+        if case .failure(let bindError) = bound {
+            fd.close()
             let hint = switch bindError {
             case .noSuchFile: " (does its directory exist? gestured.socket creates /run/gestured)"
             case .permissionDenied: " (permission denied: run as the gestured user or pass --socket)"
@@ -121,48 +119,45 @@ public final class SocketServer: GestureSubscriber {
         }
         var gid: gid_t = gid_t(bitPattern: -1)
         if let group {
-            guard let gr = getgrnam(group) else { close(fd); unlink(path); throw .failed("config error: socket group '\(group)' does not exist") }
+            guard let gr = getgrnam(group) else { fd.close(); unlink(path); throw .failed("config error: socket group '\(group)' does not exist") }
             gid = gr.pointee.gr_gid
         }
         if gid != gid_t(bitPattern: -1) && chown(path, uid_t(bitPattern: -1), gid) != 0 {
-            let e = SystemError.last; close(fd); unlink(path)
+            let e = SystemError.last; fd.close(); unlink(path)
             throw .failed("chown \(path) to group \(group ?? ""): \(e)")
         }
         if chmod(path, mode_t(mode)) != 0 {
-            let e = SystemError.last; close(fd); unlink(path)
+            let e = SystemError.last; fd.close(); unlink(path)
             throw .failed("chmod \(path): \(e)")
         }
-        guard Glibc.listen(fd, 64) == 0 else {
-            let e = SystemError.last; close(fd); unlink(path); throw .failed("listen \(path): \(e)")
+        do { try fd.listen(backlog: 64) } catch {
+            fd.close(); unlink(path); throw .failed("listen \(path): \(error)")
         }
-        return fd
+        return fd.rawValue
     }
 
     // MARK: - Accept
 
     private func acceptAll() {
         while true {
-            let fd = gestured_accept4(listenFD, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
-            if fd < 0 {
-                let error = SystemError.last
-                if error == .interrupted { continue }
+            let socket: FileDescriptor
+            do { socket = try FileDescriptor(rawValue: listenFD).acceptNonBlocking() } catch {
                 if error != .wouldBlock { log.warning("accept: \(error)") }
                 return
             }
-            var cred = gestured_peer_credentials(pid: -1, uid: UInt32.max, gid: UInt32.max)
-            _ = gestured_peer_credentials(fd, &cred)
+            let fd = socket.rawValue
+            let cred = socket.peer()
             let groups = Self.supplementaryGroups(fd: fd, pid: cred.pid)
             guard policy.allows(uid: cred.uid, gid: cred.gid, groups: groups) else {
                 log.notice("socket: refused client pid \(cred.pid) uid \(cred.uid) gid \(cred.gid): not in socket.allowed_uids/allowed_gids")
                 let line = Array((WireEncoder.error("not allowed: uid \(cred.uid) is not in the daemon's allowed uids/gids") + "\n").utf8)
-                _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
-                close(fd)
+                _ = line.withUnsafeBytes { try? socket.send($0, dontWait: true) }
+                socket.close()
                 continue
             }
             // A small kernel buffer keeps what a slow client can lag behind bounded by the queue
             // limit (in lines), not by the kernel's default of ~200 KB.
-            var sndbuf: Int32 = 64 * 1024
-            setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, 4)
+            socket.setSendBufferSize(64 * 1024)
             let c = Client(fd: fd, uid: cred.uid, gid: cred.gid, pid: cred.pid, limit: policy.queueLimit)
             clients[fd] = c
             log.info("socket: client connected: pid \(cred.pid) uid \(cred.uid) gid \(cred.gid)")
@@ -175,13 +170,7 @@ public final class SocketServer: GestureSubscriber {
     /// The peer's supplementary groups: SO_PEERGROUPS (Linux 4.13+; needs no /proc, so it works
     /// under the service's ProtectProc=invisible), else the Groups: line of /proc/PID/status.
     static func supplementaryGroups(fd: Int32, pid: Int32) -> [UInt32] {
-        var groups = [UInt32](repeating: 0, count: 256)
-        var len = socklen_t(groups.count * 4)
-        let soPeerGroups: Int32 = 59   // SO_PEERGROUPS, <asm-generic/socket.h>
-        if getsockopt(fd, SOL_SOCKET, soPeerGroups, &groups, &len) == 0 {
-            return Array(groups.prefix(Int(len) / 4))
-        }
-        return supplementaryGroups(pid: pid)
+        FileDescriptor(rawValue: fd).peerGroups() ?? supplementaryGroups(pid: pid)
     }
 
     static func supplementaryGroups(pid: Int32) -> [UInt32] {
@@ -208,13 +197,15 @@ public final class SocketServer: GestureSubscriber {
     private func readFrom(_ c: Client) {
         var buf = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            let n = buf.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, $0.count, 0) }
-            if n == 0 { drop(c, reason: "closed the connection"); return }
-            if n < 0 {
-                let error = SystemError.last
-                if error == .interrupted { continue }
-                if error == .wouldBlock { return }
-                drop(c, reason: error.description); return
+            let received = buf.withUnsafeMutableBytes { raw in
+                Result { () throws(SystemError) in try FileDescriptor(rawValue: c.fd).receive(into: raw) }
+            }
+            let n: Int
+            switch received {
+            case .success(0): drop(c, reason: "closed the connection"); return
+            case .success(let count): n = count
+            case .failure(.wouldBlock): return
+            case .failure(let error): drop(c, reason: error.description); return
             }
             if c.closeWhenFlushed { continue }   // ignoring what it says after an over-long line
             c.input.append(contentsOf: buf[0..<n])
@@ -296,19 +287,18 @@ public final class SocketServer: GestureSubscriber {
                 }
                 if c.writing.isEmpty { break }
             }
-            let n = c.writing.withUnsafeBytes {
-                send(c.fd, $0.baseAddress! + c.writeOffset, $0.count - c.writeOffset, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-            }
-            if n < 0 {
-                let error = SystemError.last
-                if error == .interrupted { continue }
-                if error == .wouldBlock {
-                    if !c.wantsOut { c.wantsOut = true; loop.modify(c.fd, events: EventLoop.readable | EventLoop.writable) }
-                    return
+            let sent = c.writing.withUnsafeBytes { raw in
+                Result { () throws(SystemError) in
+                    try FileDescriptor(rawValue: c.fd).send(UnsafeRawBufferPointer(rebasing: raw[c.writeOffset...]), dontWait: true)
                 }
-                drop(c, reason: error.description); return
             }
-            c.writeOffset += n
+            switch sent {
+            case .success(let n): c.writeOffset += n
+            case .failure(.wouldBlock):
+                if !c.wantsOut { c.wantsOut = true; loop.modify(c.fd, events: EventLoop.readable | EventLoop.writable) }
+                return
+            case .failure(let error): drop(c, reason: error.description); return
+            }
         }
         if c.closeWhenFlushed { drop(c, reason: "closed after an over-long line"); return }
         if c.wantsOut { c.wantsOut = false; loop.modify(c.fd, events: EventLoop.readable) }
@@ -317,7 +307,7 @@ public final class SocketServer: GestureSubscriber {
     private func drop(_ c: Client, reason: String) {
         guard clients.removeValue(forKey: c.fd) != nil else { return }
         loop.remove(c.fd)
-        close(c.fd)
+        FileDescriptor(rawValue: c.fd).close()
         let missed = c.queue.droppedTotal
         log.info("socket: client pid \(c.pid) disconnected (\(reason))\(missed > 0 ? "; \(missed) lines were dropped for it" : "")")
     }
@@ -378,7 +368,7 @@ public final class SocketServer: GestureSubscriber {
     public func shutdown() {
         for c in Array(clients.values) { flush(c); drop(c, reason: "daemon stopping") }
         loop.remove(listenFD)
-        close(listenFD)
+        FileDescriptor(rawValue: listenFD).close()
         if let ownedPath { unlink(ownedPath) }
     }
 }

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CLinuxSys
 import LinuxSystem
 
 /// sd_notify without libsystemd: one datagram per state change to `$NOTIFY_SOCKET` (a path, or
@@ -22,20 +21,18 @@ public final class SystemdNotifier {
         }
     }
 
-    deinit { if fd >= 0 { close(fd) } }
+    deinit { if fd >= 0 { FileDescriptor(rawValue: fd).close() } }
 
     /// Sends `state` (e.g. "READY=1\nSTATUS=…"). Returns false when there is no socket or it failed.
     @discardableResult
     public func notify(_ state: String) -> Bool {
         guard let socketPath, let address = UnixAddress(path: socketPath) else { return false }
         if fd < 0 {
-            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            if fd < 0 { return false }
+            guard let socket = try? UnixSocket.open(.datagram) else { return false }
+            fd = socket.rawValue
         }
         let bytes = Array(state.utf8)
-        let n = address.withSockaddr { sa, len in
-            bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), sa, len) }
-        }
+        let n = bytes.withUnsafeBytes { try? FileDescriptor(rawValue: fd).send($0, to: address) }
         return n == bytes.count
     }
 

@@ -32,7 +32,7 @@ public final class DaemonConnection {
         do { fd = try FileDescriptor.connectUnix(path).rawValue } catch { throw ConnectError(path: path, error: error) }
     }
 
-    deinit { close(fd) }
+    deinit { FileDescriptor(rawValue: fd).close() }
 
     /// Sends one line (a newline is added). False when the daemon is gone.
     @discardableResult
@@ -40,9 +40,8 @@ public final class DaemonConnection {
         let bytes = Array((line + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            if n < 0 && SystemError.last == .interrupted { continue }
-            if n <= 0 { return false }
+            let n = bytes.withUnsafeBytes { try? FileDescriptor(rawValue: fd).send(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+            guard let n, n > 0 else { return false }
             offset += n
         }
         return true
@@ -69,9 +68,8 @@ public final class DaemonConnection {
                 if !skipping { skipping = true; return .tooLong }
             }
             var chunk = [UInt8](repeating: 0, count: 16384)
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && SystemError.last == .interrupted { continue }
-            if n <= 0 { return nil }
+            let n = chunk.withUnsafeMutableBytes { try? FileDescriptor(rawValue: fd).read(into: $0) }
+            guard let n, n > 0 else { return nil }
             buffer.append(contentsOf: chunk[0..<n])
         }
     }
