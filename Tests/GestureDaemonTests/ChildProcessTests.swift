@@ -68,7 +68,7 @@ import LinuxSystem
     /// left the forked child (still named sh) as an adopted zombie nobody reaped. Here the
     /// background child is certain to exist when the group is killed.
     @Test func test_finish_collectsWhatAKilledShellLeftInItsGroup() throws {
-        HookSys.becomeSubreaper()
+        ChildSpawn.becomeSubreaper()
         let c = try Self.start("sleep 30 & echo $!; wait")
         var lines: [[UInt8]] = []
         #expect(waitFor(seconds: 10) { lines += c.readLines(stdout: true); return !lines.isEmpty })

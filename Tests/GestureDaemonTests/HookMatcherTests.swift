@@ -5,6 +5,7 @@ import GestureConfig
 import GestureCore
 @testable import GestureDaemon
 import Testing
+import LinuxSystem
 
 private func config(_ yaml: String) throws -> [Binding] { try Config.parse(yaml, file: "m.yaml").bindings }
 private let mPad = HookDevice(id: 1, name: "SynPS/2 Synaptics TouchPad", kind: .touchpad, node: "/dev/input/event7")
@@ -114,13 +115,13 @@ private let mScreen = HookDevice(id: 2, name: "ELAN Touchscreen", kind: .touchsc
 
 @Suite struct HookPidfdTests {
     @Test func test_pidfd_isUsed_whereTheSystemHasIt() throws {
-        guard HookSys.hasPidfd else {
+        guard PidFD.available else {
             print("skipped: pidfd_open is not exported by this libc; hooks fall back to 50 ms checks")
             return
         }
-        let fd = HookSys.pidfdOpen(getpid())
-        #expect(fd >= 0, "pidfd_open failed on this kernel")
-        if fd >= 0 { close(fd) }
+        let fd = try PidFD.open(getpid())
+        #expect(fcntl(fd.rawValue, F_GETFD) & FD_CLOEXEC != 0)
+        fd.close()
     }
 }
 

@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
+#endif
 import GestureCore
 import LinuxSystem
-#endif
 
 /// One hook's child: `/bin/sh -c COMMAND` started with posix_spawn in a process group of its own,
 /// standard input from /dev/null, standard output and error on non-blocking pipes, a pidfd when
@@ -33,67 +33,38 @@ final class ChildProcess {
     /// `label` gets " pid N" appended.
     init(command: String, environment: [String], label: String, timeout: Duration,
          killAfter: Duration) throws(SpawnError) {
-        var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
-        guard HookSys.makePipe(&outPipe) else { throw SpawnError(message: "cannot create a pipe: \(SystemError.last)") }
-        guard HookSys.makePipe(&errPipe) else {
-            let e = SystemError.last
-            close(outPipe[0]); close(outPipe[1])
-            throw SpawnError(message: "cannot create a pipe: \(e)")
+        let outPipe: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        let errPipe: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        do { outPipe = try FileDescriptor.pipe() } catch { throw SpawnError(message: "cannot create a pipe: \(error)") }
+        do { errPipe = try FileDescriptor.pipe() } catch {
+            outPipe.readEnd.close(); outPipe.writeEnd.close()
+            throw SpawnError(message: "cannot create a pipe: \(error)")
         }
-        for fd in [outPipe[0], errPipe[0]] { HookSys.setFlags(fd) }
-        defer { close(outPipe[1]); close(errPipe[1]) }
-        var pid: pid_t = 0
-        let rc = Self.spawnShell(command, environment: environment, stdout: outPipe[1], stderr: errPipe[1], pid: &pid)
-        guard rc == 0 else {
-            close(outPipe[0]); close(errPipe[0])
-            throw SpawnError(message: "cannot run /bin/sh: \(SystemError(code: rc))")
+        for fd in [outPipe.readEnd, errPipe.readEnd] { fd.setNonBlocking() }
+        defer { outPipe.writeEnd.close(); errPipe.writeEnd.close() }
+        let pid: pid_t
+        do {
+            pid = try ChildSpawn.shell(command, environment: environment, stdout: outPipe.writeEnd, stderr: errPipe.writeEnd)
+        } catch {
+            outPipe.readEnd.close(); errPipe.readEnd.close()
+            throw SpawnError(message: "cannot run /bin/sh: \(error)")
         }
         self.pid = pid
         self.label = "\(label) pid \(pid)"
-        pidfd = HookSys.pidfdOpen(pid)
-        stdout = outPipe[0]
-        stderr = errPipe[0]
+        pidfd = (try? PidFD.open(pid))?.rawValue ?? -1
+        stdout = outPipe.readEnd.rawValue
+        stderr = errPipe.readEnd.rawValue
         self.timeout = ChildTimeout(deadline: MonotonicClock.now() + timeout, killAfter: killAfter)
     }
 
-    /// posix_spawn of `/bin/sh -c command`: signals reset to their defaults and unblocked, its
-    /// own process group (a timeout kills what it started too). posix_spawn's result (0: started).
-    private static func spawnShell(_ command: String, environment: [String], stdout: Int32, stderr: Int32,
-                                   pid: inout pid_t) -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
-
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        var empty = sigset_t(), defaults = sigset_t()
-        sigemptyset(&empty)
-        sigemptyset(&defaults)
-        for s in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD, SIGQUIT, SIGUSR1, SIGUSR2] { sigaddset(&defaults, s) }
-        posix_spawnattr_setsigmask(&attr, &empty)
-        posix_spawnattr_setsigdefault(&attr, &defaults)
-        posix_spawnattr_setpgroup(&attr, 0)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) }; for p in envp { free(p) } }
-        return posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, envp)
-    }
-
     /// Sends `signal` to the child's whole process group.
-    func signalGroup(_ signal: Int32) { kill(-pid, signal) }
+    func signalGroup(_ signal: Int32) { ChildSpawn.signalGroup(pid, signal) }
 
     /// True while any process of the child's process group lives (its zombies, orphaned to us as
     /// the subreaper, are reaped here first).
     func groupAlive() -> Bool {
-        var status: Int32 = 0
-        while waitpid(-pid, &status, WNOHANG) > 0 {}
-        return kill(-pid, 0) == 0 || SystemError.last == .notPermitted
+        ChildSpawn.reapGroup(pid)
+        return ChildSpawn.groupExists(pid)
     }
 
     /// How the shell ended, as far as `waitpid` says.
@@ -109,19 +80,15 @@ final class ChildProcess {
     /// reaps what the shell left in its group and this process adopted as their subreaper).
     /// Stopping at `reap()` leaves those zombies to this process for good.
     func reap() -> Exit? {
-        var status: Int32 = 0
-        let r = waitpid(pid, &status, WNOHANG)
-        if r == 0 { return nil }
         let exit: Exit
-        if r < 0 {
-            let error = SystemError.last
-            if error == .interrupted { return nil }
-            exit = .unknown(error)
-        } else {
-            let sig = status & 0x7f
-            exit = sig == 0 ? .status((status >> 8) & 0xff) : .signal(sig)
-        }
-        if pidfd >= 0 { close(pidfd); pidfd = -1 }
+        do {
+            switch try ChildSpawn.waitNoHang(pid) {
+            case .running: return nil
+            case .exited(let status): exit = .status(status)
+            case .signalled(let sig): exit = .signal(sig)
+            }
+        } catch .interrupted { return nil } catch { exit = .unknown(error) }
+        if pidfd >= 0 { FileDescriptor(rawValue: pidfd).close(); pidfd = -1 }
         return exit
     }
 
@@ -134,15 +101,14 @@ final class ChildProcess {
         var chunk = [UInt8](repeating: 0, count: 4096)
         var eof = false
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n > 0 { buffer.append(chunk[0..<n]); if buffer.isFull { break }; continue }
+            let n = chunk.withUnsafeMutableBytes { try? FileDescriptor(rawValue: fd).read(into: $0) }
+            if let n, n > 0 { buffer.append(chunk[0..<n]); if buffer.isFull { break }; continue }
             if n == 0 { eof = true }
-            else if SystemError.last == .interrupted { continue }
             break
         }
         let lines = buffer.takeLines(end: eof || final)
         if eof || final {
-            close(fd)
+            FileDescriptor(rawValue: fd).close()
             if isStdout { stdout = -1 } else { stderr = -1 }
         }
         if isStdout { stdoutLines = buffer } else { stderrLines = buffer }
@@ -151,9 +117,8 @@ final class ChildProcess {
 
     /// Closes what is still open (the pidfd and the pipes).
     func closeAll() {
-        if pidfd >= 0 { close(pidfd); pidfd = -1 }
-        if stdout >= 0 { close(stdout); stdout = -1 }
-        if stderr >= 0 { close(stderr); stderr = -1 }
+        for fd in [pidfd, stdout, stderr] where fd >= 0 { FileDescriptor(rawValue: fd).close() }
+        pidfd = -1; stdout = -1; stderr = -1
     }
 }
 

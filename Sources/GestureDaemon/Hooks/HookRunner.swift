@@ -67,10 +67,13 @@ public final class HookRunner: Sendable {
         self.log = log
         // A hook's background children (`cmd &`) are orphaned when its shell exits; as their
         // reaper we can wait for them by process group instead of leaving zombies to pid 1.
-        HookSys.becomeSubreaper()
+        ChildSpawn.becomeSubreaper()
         var fds: [Int32] = [-1, -1]
-        if !HookSys.makePipe(&fds) { log(3, "gestured bug: cannot create the hook runner's wake pipe: \(SystemError.last)") }
-        for fd in fds where fd >= 0 { HookSys.setFlags(fd) }
+        do {
+            let pipe = try FileDescriptor.pipe()
+            for end in [pipe.readEnd, pipe.writeEnd] { end.setNonBlocking() }
+            fds = [pipe.readEnd.rawValue, pipe.writeEnd.rawValue]
+        } catch { log(3, "gestured bug: cannot create the hook runner's wake pipe: \(error)") }
         wakeRead = fds[0]; wakeWrite = fds[1]
         thread = Mutex(nil)
         let box = Unmanaged.passRetained(self).toOpaque()
@@ -167,7 +170,7 @@ public final class HookRunner: Sendable {
     // MARK: the worker thread
 
     private func workerLoop() {
-        if !HookSys.hasPidfd {
+        if !PidFD.available {
             log(4, "hooks: pidfd_open is not available (Linux < 5.3 or glibc < 2.36): checking running hooks every 50 ms")
         }
         var children: [ChildProcess] = []
@@ -318,7 +321,7 @@ public final class HookRunner: Sendable {
 
     private func spawn(_ r: Request, limits: HookLimits) -> ChildProcess? {
         let label = "\(r.binding.location) [\(r.binding.gesture)]"
-        let env = HookEnvironment.make(event: r.event, device: r.device, inherited: HookSys.environment())
+        let env = HookEnvironment.make(event: r.event, device: r.device, inherited: ChildSpawn.environment())
         do {
             let c = try ChildProcess(command: r.binding.command, environment: env, label: label,
                                      timeout: r.binding.timeout ?? limits.timeout, killAfter: limits.killAfter)
