@@ -43,7 +43,7 @@ let package = Package(
             "GestureConfig", "GestureWire", "LinuxSystem", "CXCB", "CWlrForeignToplevel", "CWaylandClient", "CSystemd",
         ]),
         .target(name: "GestureDaemon", dependencies: [
-            "GestureCore", "GestureRecording", "GestureConfig", "GestureWire", "LinuxInput", "LinuxSystem", "CLinuxSys", "CSystemd",
+            "GestureCore", "GestureRecording", "GestureConfig", "GestureWire", "LinuxInput", "LinuxSystem", "CSystemd",
         ]),
         .executableTarget(name: "gestured", dependencies: [
             "CommandArguments", "GestureDaemon", "GestureCore", "GestureRecording", "GestureWire", "GestureConfig", "LinuxInput", "LinuxSystem",
