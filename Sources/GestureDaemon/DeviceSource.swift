@@ -99,7 +99,7 @@ public final class PipeEventWriter: Sendable {
     }
 
     /// Ends the stream: the source reports `.ended`.
-    public func finish() { Glibc.close(fd) }
+    public func finish() { FileDescriptor(rawValue: fd).close() }
 }
 
 /// A device source backed by a pipe: 16-byte records (µs Int64, type UInt16, code UInt16,
@@ -118,13 +118,11 @@ public final class PipeDeviceSource: DeviceSource {
     private var closed = false
 
     public init(description: DeviceDescription, node: String) {
-        var fds: [Int32] = [0, 0]
-        let rc = pipe(&fds)
-        precondition(rc == 0, "pipe2 failed: \(SystemError.last)")
-        fd = fds[0]
-        FileDescriptor(rawValue: fds[0]).setCloseOnExec(); FileDescriptor(rawValue: fds[1]).setCloseOnExec()
-        FileDescriptor(rawValue: fd).setNonBlocking()
-        writer = PipeEventWriter(fd: fds[1])
+        let pipe: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        do { pipe = try FileDescriptor.pipe() } catch { preconditionFailure("pipe2 failed: \(error)") }
+        pipe.readEnd.setNonBlocking()
+        fd = pipe.readEnd.rawValue
+        writer = PipeEventWriter(fd: pipe.writeEnd.rawValue)
         self.description = description
         self.node = node
     }
@@ -140,16 +138,18 @@ public final class PipeDeviceSource: DeviceSource {
         var status = SourceStatus.drained
         var total = 0
         while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n > 0 {
+            let received = buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(SystemError) in try FileDescriptor(rawValue: fd).read(into: raw) }
+            }
+            switch received {
+            case .success(0): status = .ended
+            case .success(let n):
                 pending.append(contentsOf: buffer[0..<n]); total += n
                 if total >= 1 << 20 { status = .more; break }
                 continue
+            case .failure(.wouldBlock): break
+            case .failure(let error): status = .failed("read: \(error)")
             }
-            if n == 0 { status = .ended; break }
-            let error = SystemError.last
-            if error == .interrupted { continue }
-            if error != .wouldBlock { status = .failed("read: \(error)") }
             break
         }
         let count = pending.count / Self.recordSize
@@ -172,7 +172,7 @@ public final class PipeDeviceSource: DeviceSource {
     public func close() {
         guard !closed else { return }
         closed = true
-        Glibc.close(fd)
+        FileDescriptor(rawValue: fd).close()
     }
 }
 

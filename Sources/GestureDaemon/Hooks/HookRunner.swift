@@ -153,8 +153,8 @@ public final class HookRunner: Sendable {
     }
 
     private func wake() {
-        var one: UInt8 = 1
-        _ = write(wakeWrite, &one, 1)  // a full pipe already means "wake up"
+        // A full pipe already means "wake up".
+        _ = [UInt8(1)].withUnsafeBytes { try? FileDescriptor(rawValue: wakeWrite).write($0) }
     }
 
     /// Stops accepting gestures, sends SIGTERM to running children, SIGKILL to those still there
@@ -164,7 +164,7 @@ public final class HookRunner: Sendable {
         wake()
         guard !already, let tid = thread.withLock({ t -> pthread_t? in defer { t = nil }; return t }) else { return }
         pthread_join(tid, nil)
-        close(wakeRead); close(wakeWrite)
+        FileDescriptor(rawValue: wakeRead).close(); FileDescriptor(rawValue: wakeWrite).close()
     }
 
     // MARK: the worker thread
@@ -221,7 +221,7 @@ public final class HookRunner: Sendable {
             }
             if fds[0].revents != 0 {
                 var buf = [UInt8](repeating: 0, count: 64)
-                while read(wakeRead, &buf, buf.count) > 0 {}
+                while (buf.withUnsafeMutableBytes { try? FileDescriptor(rawValue: wakeRead).read(into: $0) } ?? 0) > 0 {}
             }
             var finished: [Int] = []
             for (i, c) in children.enumerated() {
