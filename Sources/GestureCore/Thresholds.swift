@@ -50,9 +50,9 @@ public struct Thresholds: Hashable, Sendable {
     /// rests (a thumb, a finger left on the pad): it is no finger of the gesture until it lifts.
     public var restingContactMaximumTravel: Millimeters = 1.5
     public var restingContactDecisionTravel: Millimeters = 8
-    /// Only a contact that landed this long before or after the others, before they moved, can
-    /// rest — unless it is thumb-like (below); fingers landing together and one pivoting around
-    /// the other are a pinch or rotate.
+    /// Only a contact that landed this long before or after the contacts that move can rest —
+    /// unless it is thumb-like (below); fingers landing together and one pivoting around the
+    /// other are a pinch or rotate.
     public var restingContactLandingGap: Duration = .milliseconds(150)
     /// Touchpads: a contact this close to the bottom edge is thumb-like (libinput: 15 mm); 0 off.
     public var thumbZoneHeight: Millimeters = 0
