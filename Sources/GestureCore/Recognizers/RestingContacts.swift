@@ -4,7 +4,8 @@
 ///
 /// - **Resting.** A contact that has moved less than `restingContactMaximumTravel` from its rest
 ///   position (where it was when the others started to move: a finger settles as it lands)
-///   while another contact has travelled `restingContactDecisionTravel` since it landed rests —
+///   while another contact has travelled `restingContactDecisionTravel` since it landed rests
+///   (each finger landing starts the judgement of the contacts already down afresh) —
 ///   if it is *eligible*: it landed at least `restingContactLandingGap` apart from every contact
 ///   that has moved (a thumb or a finger left on the pad, then a finger that moves; or a contact
 ///   left behind, like the kernel's ghosts of lifted fingers, beside a finger that moves on or
@@ -22,18 +23,20 @@
 ///   landed (a finger swiping in from the edge, or scrolling along it). A still one stays a palm
 ///   until it lifts. A contact that moves into the zone later is a finger as before. (libinput
 ///   releases only a touch that leaves the zone inward within 200 ms of landing; a real finger
-///   resting 280 ms at the edge before swiping in, and one scrolling along the edge, would be lost.)///
+///   resting 280 ms at the edge before swiping in, and one scrolling along the edge, would be lost.)
+///
 /// While an eligible contact is still and another has started to move but not yet far enough
 /// to decide, `MotionSample.restingUndecided` is set and the arena holds motion gestures back, so
 /// a thumb never shows up as the second finger of a pinch, a rotate or a two-finger pan.
 ///
 /// ```
-///   lands in the side edge-palm zone ──► edge palm ── moved ≥ release travel ──► counted
-///                                           └──────── still ──► lifts: forgotten
-///   lands elsewhere ──► counted ──── moved ≥ max travel from rest position ───────► counted (for good)
-///               │   │
-///               │   └─ eligible, still, another moved ≥ decision travel ─► resting ─┐
-///               └───── touch major ≥ palm size ──────────────────────────► palm ────┴─► lifts: forgotten
+///   lands in a side edge-palm zone ──► edge palm ── moved ≥ release travel ──► counted (lands now)
+///                                         └─ still ──► lifts: forgotten
+///   lands elsewhere ──► counted ◄─────── another finger lands: judged afresh ────┐
+///                        │ │ │                                                   │
+///                        │ │ └─ moved ≥ max travel from rest position ──► moved ─┘
+///                        │ └─── eligible, still, another moved ≥ decision travel ──► resting ─┐
+///                        └───── touch major ≥ palm size ───────────────────────────► palm ────┴─► lifts: forgotten
 /// ```
 struct ContactRules {
     var enabled = false
