@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // gestured: a Linux touch-gesture daemon. Dependencies point one way:
-// executable → daemon → {LinuxInput, config, wire, recording} → core. No outside packages.
+// executable → daemon → {LinuxInput, config, wire, recording} → core; LinuxSystem (errno, the
+// monotonic clock, file reads) sits under every module that calls the system. No outside packages.
 import PackageDescription
 
 let package = Package(
@@ -26,42 +27,48 @@ let package = Package(
 
         // Pure core: stdlib only, no Foundation, no C, no clock.
         .target(name: "GestureCore"),
+        // The one argument parser of the commands: stdlib only.
+        .target(name: "CommandArguments"),
         // Thin safe wrapper over libyaml: a node tree with line:column marks.
         .target(name: "YAML", dependencies: ["CYAML"]),
-        .target(name: "GestureRecording", dependencies: ["GestureCore", "YAML"]),
-        .target(name: "GestureConfig", dependencies: ["GestureCore", "YAML"]),
+        // The bridge to the operating system: errno as SystemError, the monotonic clock as the
+        // core's Instant, whole-file reads.
+        .target(name: "LinuxSystem", dependencies: ["GestureCore"]),
+        .target(name: "GestureRecording", dependencies: ["GestureCore", "YAML", "LinuxSystem"]),
+        .target(name: "GestureConfig", dependencies: ["GestureCore", "YAML", "LinuxSystem"]),
         .target(name: "GestureWire", dependencies: ["GestureCore"]),
-        .target(name: "LinuxInput", dependencies: ["GestureCore", "CLibevdev", "CLibudev"]),
+        .target(name: "LinuxInput", dependencies: ["GestureCore", "LinuxSystem", "CLibevdev", "CLibudev"]),
         // Which window has the focus, pushed by the desktop (gestured listen's `app:` bindings).
         .target(name: "FocusTracking", dependencies: [
-            "GestureConfig", "GestureWire", "CXCB", "CWlrForeignToplevel", "CWaylandClient", "CSystemd",
+            "GestureConfig", "GestureWire", "LinuxSystem", "CXCB", "CWlrForeignToplevel", "CWaylandClient", "CSystemd",
         ]),
         .target(name: "GestureDaemon", dependencies: [
-            "GestureCore", "GestureRecording", "GestureConfig", "GestureWire", "LinuxInput", "CLinuxSys", "CSystemd",
+            "GestureCore", "GestureRecording", "GestureConfig", "GestureWire", "LinuxInput", "LinuxSystem", "CLinuxSys", "CSystemd",
         ]),
         .executableTarget(name: "gestured", dependencies: [
-            "GestureDaemon", "GestureCore", "GestureRecording", "GestureWire", "GestureConfig", "LinuxInput",
+            "CommandArguments", "GestureDaemon", "GestureCore", "GestureRecording", "GestureWire", "GestureConfig", "LinuxInput", "LinuxSystem",
             "FocusTracking",
         ]),
         // Test helper for the kernel suite (Tests/VM): uinput devices from recordings' headers.
         .executableTarget(name: "gestured-uinput", dependencies: [
-            "GestureCore", "GestureRecording", "GestureWire", "LinuxInput",
+            "CommandArguments", "GestureCore", "GestureRecording", "GestureWire", "LinuxInput", "LinuxSystem",
         ]),
         // Measured speed: `swift run -c release gestured-bench` prints one `name: value unit` per figure.
         .executableTarget(name: "gestured-bench", dependencies: [
-            "GestureDaemon", "GestureCore", "GestureRecording", "GestureConfig", "GestureWire", "LinuxInput",
+            "CommandArguments", "GestureDaemon", "GestureCore", "GestureRecording", "GestureConfig", "GestureWire", "LinuxInput", "LinuxSystem",
         ]),
 
         // Shared by every test suite: devices, event helpers.
         .target(name: "GestureTestSupport", dependencies: ["GestureCore"], path: "Tests/Support"),
+        .testTarget(name: "CommandArgumentsTests", dependencies: ["CommandArguments"]),
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore", "GestureTestSupport"]),
         .testTarget(name: "GestureRecordingTests", dependencies: ["GestureRecording", "GestureCore", "GestureTestSupport"]),
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureCore", "YAML", "GestureTestSupport"]),
         .testTarget(name: "GestureWireTests", dependencies: ["GestureWire", "GestureTestSupport"]),
         .testTarget(name: "GestureDaemonTests", dependencies: [
-            "GestureDaemon", "GestureConfig", "GestureWire", "GestureCore", "GestureRecording", "GestureTestSupport",
+            "GestureDaemon", "GestureConfig", "GestureWire", "GestureCore", "GestureRecording", "LinuxSystem", "GestureTestSupport",
         ]),
-        .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput", "GestureCore", "GestureConfig", "GestureTestSupport"]),
+        .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput", "LinuxSystem", "GestureCore", "GestureConfig", "GestureTestSupport"]),
         .testTarget(name: "FocusTrackingTests", dependencies: ["FocusTracking", "GestureConfig", "CSystemd"]),
     ],
     swiftLanguageModes: [.v6]

@@ -15,6 +15,14 @@ static inline int gestured_accept4(int fd, int flags) {
     return accept4(fd, (struct sockaddr *)0, (socklen_t *)0, flags);
 }
 
+/* pipe2 is declared only under _GNU_SOURCE too. Close-on-exec from the start: with pipe() and
+ * a later fcntl, a child another thread spawns in between inherits the pipe. */
+extern int pipe2(int fds[2], int flags);
+
+static inline int gestured_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, 02000000 /* O_CLOEXEC */);
+}
+
 /* The peer of a connected Unix socket (SO_PEERCRED, 17 on Linux). */
 struct gestured_peer_credentials { int pid; unsigned int uid; unsigned int gid; };
 

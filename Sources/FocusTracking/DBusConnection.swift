@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CSystemd
+import LinuxSystem
 
 /// A thin owner of one sd-bus connection to the session bus (or the address given), with the
 /// few calls the KWin and GNOME backends need; non-variadic sd-bus functions only.
@@ -32,7 +33,7 @@ final class DBusConnection {
         sd_bus_flush_close_unref(bus)
     }
 
-    static func message(_ r: Int32) -> String { String(cString: strerror(-r)) }
+    static func message(_ r: Int32) -> String { SystemError(negated: r).description }
 
     var fd: Int32 { sd_bus_get_fd(bus) }
 

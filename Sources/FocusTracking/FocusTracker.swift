@@ -3,6 +3,7 @@ import Glibc
 #endif
 import GestureConfig
 import Synchronization
+import LinuxSystem
 
 /// Follows the focused window on its own thread, with the first backend that works in this
 /// session (or the one asked for). `focus` is what `gestured listen` matches `app:` against.
@@ -145,7 +146,7 @@ public final class FocusTracker: Sendable {
         while !stopping.load(ordering: .relaxed) {
             fds[0].revents = 0; fds[1].revents = 0
             let n = poll(&fds, 2, -1)
-            if n < 0 { if errno == EINTR { continue }; return }
+            if n < 0 { if SystemError.last == .interrupted { continue }; return }
             if fds[1].revents != 0 { return }
             let changes: [FocusChange]
             do { changes = try backend.receive() } catch {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CSystemd
+import LinuxSystem
 
 /// KDE Plasma: a KWin script, loaded over D-Bus (`org.kde.KWin /Scripting
 /// org.kde.kwin.Scripting.loadScript`, then `run` on the script object), that calls back into
@@ -77,7 +78,7 @@ final class KWinBackend: FocusBackend {
     private func writeScript(_ text: String) throws(FocusError) {
         unlink(scriptPath)
         let fd = open(scriptPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw FocusError("cannot write \(scriptPath): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw FocusError("cannot write \(scriptPath): \(SystemError.last)") }
         defer { close(fd) }
         let bytes = Array(text.utf8)
         guard bytes.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == bytes.count else {

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import LinuxSystem
 #endif
 
 /// A connected Unix stream socket, non-blocking for reads.
@@ -14,7 +15,7 @@ final class UnixStream {
         var addr = sockaddr_un()
         guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { throw FocusError("socket path too long: \(path)") }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw FocusError("socket(): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw FocusError("socket(): \(SystemError.last)") }
         addr.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in
             for (i, b) in bytes.enumerated() { raw[i] = b }
@@ -24,9 +25,9 @@ final class UnixStream {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard rc == 0 else {
-            let e = errno
+            let e = SystemError.last
             close(fd)
-            throw FocusError("cannot connect to \(path): \(String(cString: strerror(e)))")
+            throw FocusError("cannot connect to \(path): \(e)")
         }
         return UnixStream(fd: fd)
     }
@@ -37,13 +38,14 @@ final class UnixStream {
         while off < bytes.count {
             let n = bytes[off...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
             if n > 0 { off += n; continue }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+            let error = SystemError.last
+            if n < 0 && error == .interrupted { continue }
+            if n < 0 && error == .wouldBlock {
                 var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                 if poll(&p, 1, 2000) > 0 { continue }
                 throw FocusError("the socket took no data for 2 s")
             }
-            throw FocusError("write: \(String(cString: strerror(errno)))")
+            throw FocusError("write: \(error)")
         }
     }
 
@@ -54,9 +56,10 @@ final class UnixStream {
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if n > 0 { buffer.append(contentsOf: chunk[0..<n]); if n < chunk.count { return }; continue }
             if n == 0 { throw FocusError("the socket was closed") }
-            if errno == EINTR { continue }
-            if errno == EAGAIN || errno == EWOULDBLOCK { return }
-            throw FocusError("read: \(String(cString: strerror(errno)))")
+            let error = SystemError.last
+            if error == .interrupted { continue }
+            if error == .wouldBlock { return }
+            throw FocusError("read: \(error)")
         }
     }
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CWlrForeignToplevel
+import LinuxSystem
 
 /// Any wlroots compositor (sway, river, labwc, Wayfire, …): the wlr-foreign-toplevel-management
 /// protocol through libwayland-client. Every toplevel's title, app_id and state arrive as events,
@@ -66,8 +67,8 @@ final class WlrToplevelBackend: FocusBackend {
         guard let c = connection else { throw FocusError("not connected") }
         while wl_display_prepare_read(c) != 0 { _ = wl_display_dispatch_pending(c) }
         if wl_display_read_events(c) < 0 || wl_display_dispatch_pending(c) < 0 || wl_display_get_error(c) != 0 {
-            let e = wl_display_get_error(c)
-            throw FocusError(e == EPIPE || e == 0 ? "the compositor closed the connection" : "Wayland error: \(String(cString: strerror(e)))")
+            let e = SystemError(code: wl_display_get_error(c))
+            throw FocusError(e == .brokenPipe || e.code == 0 ? "the compositor closed the connection" : "Wayland error: \(e)")
         }
         _ = wl_display_flush(c)
         if finished { throw FocusError("the compositor stopped the toplevel list") }

@@ -38,8 +38,12 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
 extension Duration {
     /// Whole microseconds (truncated), the resolution of kernel input timestamps.
     public var totalMicroseconds: Int64 {
-        let (s, atto) = components
-        return s * 1_000_000 + atto / 1_000_000_000_000
+        // Every threshold and frame gap is far below 2^63 attoseconds (9.2 s): one 64-bit
+        // division, not `components`' 128-bit one (this runs for every event while touches are down).
+        let atto = attoseconds
+        if let small = Int64(exactly: atto) { return small / 1_000_000_000_000 }
+        let (s, a) = components
+        return s * 1_000_000 + a / 1_000_000_000_000
     }
     /// Milliseconds as a floating-point value (for arithmetic on rates, never for time keeping).
     public var doubleMilliseconds: Double { Double(totalMicroseconds) / 1000 }

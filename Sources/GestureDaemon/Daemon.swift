@@ -7,6 +7,7 @@ import GestureCore
 import GestureRecording
 import GestureWire
 import LinuxInput
+import LinuxSystem
 
 /// How `gestured run` was asked to run.
 public struct DaemonOptions: Sendable {
@@ -57,15 +58,15 @@ public final class Daemon {
     var sessions: [Int32: DeviceSession] = [:]
     private var nextDeviceId = 1
     private var signalFD: Int32 = -1
-    private var watchdogDue: Int64?
+    private var watchdogDue: Instant?
     private var pendingReplays: [(Recording, PipeEventWriter)] = []
-    private var diagnosticsLimit = RateLimiter(burst: 20, intervalMicroseconds: 60_000_000)
+    private var diagnosticsLimit = RateLimiter(burst: 20, interval: .seconds(60))
     private var exitCode: Int32 = 0
 
     public init(options: DaemonOptions, log: Logger = .shared) throws(DaemonError) {
         self.options = options
         self.log = log
-        self.origin = Sys.monotonicNow()
+        self.origin = MonotonicClock.now()
         notifier = SystemdNotifier(environment: options.environment)
         do { config = try Config.load(path: options.configPath) } catch {
             // ConfigError's description already says "config error:" (said once, not twice).
@@ -141,9 +142,9 @@ public final class Daemon {
             log.notice("no touch device found: waiting for one to be plugged in (none here? replay a recording instead: gestured run --replay FILE, e.g. Tests/Fixtures/*.evemu)")
         }
 
-        if let us = notifier.watchdogMicroseconds {
-            watchdogDue = Sys.monotonicNow().microseconds + us / 2
-            log.info("systemd watchdog: pinging every \(us / 2000) ms")
+        if let interval = notifier.watchdogInterval {
+            watchdogDue = MonotonicClock.now() + interval / 2
+            log.info("systemd watchdog: pinging every \((interval / 2).totalMicroseconds / 1000) ms")
         }
         rearmTimer()
         notifier.ready(status: "\(sessions.count) device(s), socket \(path)")
@@ -157,7 +158,7 @@ public final class Daemon {
         for sig in [SIGHUP, SIGTERM, SIGINT] { sigaddset(&set, sig); signal(sig, SIG_DFL) }
         pthread_sigmask(SIG_BLOCK, &set, nil)
         signalFD = signalfd(-1, &set, Int32(SFD_NONBLOCK) | Int32(SFD_CLOEXEC))
-        guard signalFD >= 0 else { log.error("signalfd: \(Sys.errorString(errno))"); return }
+        guard signalFD >= 0 else { log.error("signalfd: \(SystemError.last)"); return }
         loop.add(signalFD) { [unowned self] _ in self.signalArrived() }
     }
 
@@ -290,7 +291,7 @@ public final class Daemon {
         case .gesture(let g): bus.publish(.gesture(g, s.wire))
         case .frame(let f): if config.socket.rawFrames { bus.publish(.frame(f, s.wire)) }
         case .diagnostic(let d):
-            if let suppressed = diagnosticsLimit.allow(nowMicroseconds: Sys.monotonicNow().microseconds) {
+            if let suppressed = diagnosticsLimit.allow(now: MonotonicClock.now()) {
                 log.warning("\(s.wire.node): \(d)\(suppressed > 0 ? " (\(suppressed) similar lines suppressed)" : "")")
             }
         }
@@ -299,7 +300,7 @@ public final class Daemon {
     /// Ends a session: its gestures in flight are cancelled, `deviceRemoved` goes out.
     private func end(_ s: DeviceSession, reason: String) {
         guard sessions.removeValue(forKey: s.source.fd) != nil else { return }
-        s.removed(at: Sys.monotonicNow()) { emit($0, from: s) }
+        s.removed(at: MonotonicClock.now()) { emit($0, from: s) }
         actions?.deviceClosed(id: s.id)
         loop.remove(s.source.fd)
         s.source.close()
@@ -311,22 +312,19 @@ public final class Daemon {
     // MARK: - Time
 
     private func rearmTimer() {
-        var next: Int64? = watchdogDue
-        for s in sessions.values {
-            if let d = s.nextDeadline?.microseconds, next == nil || d < next! { next = d }
-        }
-        timer.arm(atMicroseconds: next)
+        let deadlines = sessions.values.compactMap(\.nextDeadline) + (watchdogDue.map { [$0] } ?? [])
+        timer.arm(at: deadlines.min())
     }
 
     private func timerFired() {
         timer.acknowledge()
-        let now = Sys.monotonicNow()
+        let now = MonotonicClock.now()
         for s in sessions.values {
             if let d = s.nextDeadline, d <= now { s.advance(to: now) { emit($0, from: s) } }
         }
-        if let due = watchdogDue, due <= now.microseconds, let us = notifier.watchdogMicroseconds {
+        if let due = watchdogDue, due <= now, let interval = notifier.watchdogInterval {
             notifier.watchdog()
-            watchdogDue = now.microseconds + us / 2
+            watchdogDue = now + interval / 2
         }
         rearmTimer()
     }

@@ -4,6 +4,7 @@ import Glibc
 import GestureCore
 import GestureRecording
 import LinuxInput
+import LinuxSystem
 
 /// How one read of a device source ended.
 public enum SourceStatus: Hashable, Sendable {
@@ -111,12 +112,15 @@ public final class PipeDeviceSource: DeviceSource {
     public let fd: Int32
     public let writer: PipeEventWriter
     private var pending: [UInt8] = []
+    /// One read buffer for the source's life (zero-filling 64 KB per read cost more than the rest
+    /// of a replayed frame).
+    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     private var closed = false
 
     public init(description: DeviceDescription, node: String) {
         var fds: [Int32] = [0, 0]
         let rc = pipe(&fds)
-        precondition(rc == 0, "pipe2 failed: \(Sys.errorString(errno))")
+        precondition(rc == 0, "pipe2 failed: \(SystemError.last)")
         fd = fds[0]
         Sys.setCloseOnExec(fds[0]); Sys.setCloseOnExec(fds[1])
         Sys.setNonBlocking(fd)
@@ -133,7 +137,6 @@ public final class PipeDeviceSource: DeviceSource {
     }
 
     public func read() -> SourceRead {
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var status = SourceStatus.drained
         var total = 0
         while true {
@@ -144,8 +147,9 @@ public final class PipeDeviceSource: DeviceSource {
                 continue
             }
             if n == 0 { status = .ended; break }
-            if errno == EINTR { continue }
-            if errno != EAGAIN { status = .failed("read: \(Sys.errorString(errno))") }
+            let error = SystemError.last
+            if error == .interrupted { continue }
+            if error != .wouldBlock { status = .failed("read: \(error)") }
             break
         }
         let count = pending.count / Self.recordSize
@@ -179,10 +183,10 @@ public enum ReplayFeeder {
     public static func start(_ recording: Recording, into writer: PipeEventWriter,
                              delay: Duration = .zero, loop: Bool = false) {
         detachThread {
-            var start = Sys.monotonicNow() + delay
+            var start = MonotonicClock.now() + delay
             repeat {
                 feed(recording, writer, start: start)
-                start = Sys.monotonicNow() + .seconds(2)
+                start = MonotonicClock.now() + .seconds(2)
             } while loop
             writer.finish()
         }
@@ -206,7 +210,7 @@ public enum ReplayFeeder {
 
     static func sleep(until t: Instant) {
         var ts = timespec(tv_sec: Int(t.microseconds / 1_000_000), tv_nsec: Int(t.microseconds % 1_000_000) * 1000)
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+        while SystemError(code: clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil)) == .interrupted {}
     }
 }
 

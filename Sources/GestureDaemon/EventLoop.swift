@@ -2,6 +2,8 @@
 import Glibc
 #endif
 import CLinuxSys
+import GestureCore
+import LinuxSystem
 
 /// One epoll instance on one thread. Idle means blocked in `epoll_wait` with no timeout: every
 /// wakeup is an fd (device, udev/inotify, socket, client, timerfd, signalfd) becoming ready.
@@ -17,10 +19,14 @@ public final class EventLoop {
     private var running = false
     /// Wakeups handled so far (tests and the idle benchmark read it).
     public private(set) var wakeups = 0
+    /// True while the handlers of one `epoll_wait` result run: work a handler defers (the socket
+    /// server's writes) is done once by the `afterWakeup` actions, not once per line.
+    public private(set) var dispatching = false
+    private var afterWakeup: [() -> Void] = []
 
     public init() {
         epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
-        precondition(epfd >= 0, "epoll_create1 failed: \(Sys.errorString(errno))")
+        precondition(epfd >= 0, "epoll_create1 failed: \(SystemError.last)")
     }
 
     deinit { close(epfd) }
@@ -52,6 +58,9 @@ public final class EventLoop {
 
     public var watchedCount: Int { handlers.count }
 
+    /// Runs `action` after the handlers of every wakeup (in the order they were added).
+    public func afterEachWakeup(_ action: @escaping () -> Void) { afterWakeup.append(action) }
+
     /// Runs until `stop()`.
     public func run() {
         running = true
@@ -59,11 +68,13 @@ public final class EventLoop {
         while running {
             let n = events.withUnsafeMutableBufferPointer { epoll_wait(epfd, $0.baseAddress, 64, -1) }
             if n < 0 {
-                if errno == EINTR { continue }
-                Logger.shared.error("gestured bug: epoll_wait failed: \(Sys.errorString(errno))")
+                let error = SystemError.last
+                if error == .interrupted { continue }
+                Logger.shared.error("gestured bug: epoll_wait failed: \(error)")
                 return
             }
             wakeups += 1
+            dispatching = true
             for i in 0..<Int(n) {
                 let fd = events[i].data.fd
                 // A handler earlier in this batch may have removed it.
@@ -71,6 +82,8 @@ public final class EventLoop {
                 h(events[i].events)
                 if !running { break }
             }
+            dispatching = false
+            for action in afterWakeup { action() }
         }
     }
 
@@ -80,21 +93,21 @@ public final class EventLoop {
 /// A timerfd on CLOCK_MONOTONIC armed at an absolute instant (or disarmed).
 final class DeadlineTimer {
     let fd: Int32
-    private(set) var armedAt: Int64?
+    private(set) var armedAt: Instant?
 
     init() {
         fd = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC))
-        precondition(fd >= 0, "timerfd_create failed: \(Sys.errorString(errno))")
+        precondition(fd >= 0, "timerfd_create failed: \(SystemError.last)")
     }
     deinit { close(fd) }
 
-    /// Arms at `microseconds` on CLOCK_MONOTONIC, or disarms with nil.
-    func arm(atMicroseconds us: Int64?) {
-        guard us != armedAt else { return }
-        armedAt = us
+    /// Arms at `instant` on CLOCK_MONOTONIC, or disarms with nil.
+    func arm(at instant: Instant?) {
+        guard instant != armedAt else { return }
+        armedAt = instant
         var spec = itimerspec()
-        if var us {
-            if us <= 0 { us = 1 }
+        if let instant {
+            let us = max(instant.microseconds, 1)  // 0 would disarm it
             spec.it_value.tv_sec = Int(us / 1_000_000)
             spec.it_value.tv_nsec = Int(us % 1_000_000) * 1000
         }

@@ -60,18 +60,18 @@ public final class Logger: Sendable {
 /// that passes can say "(N similar lines suppressed)". Time is passed in.
 public struct RateLimiter: Sendable {
     public var burst: Int
-    public var intervalMicroseconds: Int64
-    private var windowStart: Int64 = .min
+    public var interval: Duration
+    private var windowStart: Instant?
     private var passed = 0
     public private(set) var suppressed = 0
 
-    public init(burst: Int = 10, intervalMicroseconds: Int64 = 60_000_000) {
-        self.burst = burst; self.intervalMicroseconds = intervalMicroseconds
+    public init(burst: Int = 10, interval: Duration = .seconds(60)) {
+        self.burst = burst; self.interval = interval
     }
 
     /// nil: drop the line. Otherwise the number of lines suppressed before this one.
-    public mutating func allow(nowMicroseconds now: Int64) -> Int? {
-        if windowStart == .min || now - windowStart >= intervalMicroseconds {
+    public mutating func allow(now: Instant) -> Int? {
+        if windowStart.map({ now - $0 >= interval }) ?? true {
             windowStart = now; passed = 0
         }
         guard passed < burst else { suppressed += 1; return nil }

@@ -4,6 +4,7 @@ import Glibc
 import CLinuxSys
 import GestureCore
 import GestureWire
+import LinuxSystem
 
 /// Who may connect and what they get.
 public struct SocketPolicy: Sendable {
@@ -39,6 +40,8 @@ public final class SocketServer: GestureSubscriber {
         var input: [UInt8] = []
         var subscription = Subscription.everything
         var wantsOut = false
+        /// Lines were queued during this wakeup; `flushPending` writes them in one send.
+        var flushDue = false
         var closeWhenFlushed = false
         init(fd: Int32, uid: UInt32, gid: UInt32, pid: Int32, limit: Int) {
             self.fd = fd; self.uid = uid; self.gid = gid; self.pid = pid
@@ -53,6 +56,8 @@ public final class SocketServer: GestureSubscriber {
     private let loop: EventLoop
     private let log: Logger
     private var clients: [Int32: Client] = [:]
+    /// Clients with lines queued by `receive` during the current wakeup.
+    private var pendingFlush: [Client] = []
     /// The current devices and the daemon version, for hello.
     public var helloLine: () -> String = { "" }
     /// Called after a client is accepted and its hello queued (replay-on-first-client uses it).
@@ -69,6 +74,7 @@ public final class SocketServer: GestureSubscriber {
         self.loop = loop; self.log = log; self.origin = origin
         Sys.setNonBlocking(listenFD)
         loop.add(listenFD) { [unowned self] _ in self.acceptAll() }
+        loop.afterEachWakeup { [weak self] in self?.flushPending() }
     }
 
     /// The fd systemd passed (LISTEN_PID = us, LISTEN_FDS ≥ 1 → fd 3), if any.
@@ -93,21 +99,25 @@ public final class SocketServer: GestureSubscriber {
             guard (st.st_mode & S_IFMT) == S_IFSOCK else {
                 throw .failed("\(path) exists and is not a socket; not replacing it")
             }
-            let probe = Sys.connectUnix(path)
-            if probe.fd >= 0 { close(probe.fd); throw .failed("\(path): another gestured is listening there") }
+            if case .success(let probe) = Sys.connectUnix(path) {
+                close(probe); throw .failed("\(path): another gestured is listening there")
+            }
             unlink(path)
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { throw .failed("socket: \(Sys.errorString(errno))") }
+        guard fd >= 0 else { throw .failed("socket: \(SystemError.last)") }
         let old = umask(0o177)
         let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
-        let bindErrno = errno
+        let bindError = SystemError.last
         umask(old)
         guard rc == 0 else {
             close(fd)
-            let hint = bindErrno == ENOENT ? " (does its directory exist? gestured.socket creates /run/gestured)" :
-                bindErrno == EACCES ? " (permission denied: run as the gestured user or pass --socket)" : ""
-            throw .failed("bind \(path): \(Sys.errorString(bindErrno))\(hint)")
+            let hint = switch bindError {
+            case .noSuchFile: " (does its directory exist? gestured.socket creates /run/gestured)"
+            case .permissionDenied: " (permission denied: run as the gestured user or pass --socket)"
+            default: ""
+            }
+            throw .failed("bind \(path): \(bindError)\(hint)")
         }
         var gid: gid_t = gid_t(bitPattern: -1)
         if let group {
@@ -115,15 +125,15 @@ public final class SocketServer: GestureSubscriber {
             gid = gr.pointee.gr_gid
         }
         if gid != gid_t(bitPattern: -1) && chown(path, uid_t(bitPattern: -1), gid) != 0 {
-            let e = errno; close(fd); unlink(path)
-            throw .failed("chown \(path) to group \(group ?? ""): \(Sys.errorString(e))")
+            let e = SystemError.last; close(fd); unlink(path)
+            throw .failed("chown \(path) to group \(group ?? ""): \(e)")
         }
         if chmod(path, mode_t(mode)) != 0 {
-            let e = errno; close(fd); unlink(path)
-            throw .failed("chmod \(path): \(Sys.errorString(e))")
+            let e = SystemError.last; close(fd); unlink(path)
+            throw .failed("chmod \(path): \(e)")
         }
         guard Glibc.listen(fd, 64) == 0 else {
-            let e = errno; close(fd); unlink(path); throw .failed("listen \(path): \(Sys.errorString(e))")
+            let e = SystemError.last; close(fd); unlink(path); throw .failed("listen \(path): \(e)")
         }
         return fd
     }
@@ -134,10 +144,9 @@ public final class SocketServer: GestureSubscriber {
         while true {
             let fd = gestured_accept4(listenFD, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
             if fd < 0 {
-                if errno == EINTR { continue }
-                if errno != EAGAIN && errno != EWOULDBLOCK {
-                    log.warning("accept: \(Sys.errorString(errno))")
-                }
+                let error = SystemError.last
+                if error == .interrupted { continue }
+                if error != .wouldBlock { log.warning("accept: \(error)") }
                 return
             }
             var cred = gestured_peer_credentials(pid: -1, uid: UInt32.max, gid: UInt32.max)
@@ -202,9 +211,10 @@ public final class SocketServer: GestureSubscriber {
             let n = buf.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, $0.count, 0) }
             if n == 0 { drop(c, reason: "closed the connection"); return }
             if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { return }
-                drop(c, reason: Sys.errorString(errno)); return
+                let error = SystemError.last
+                if error == .interrupted { continue }
+                if error == .wouldBlock { return }
+                drop(c, reason: error.description); return
             }
             if c.closeWhenFlushed { continue }   // ignoring what it says after an over-long line
             c.input.append(contentsOf: buf[0..<n])
@@ -246,27 +256,57 @@ public final class SocketServer: GestureSubscriber {
     }
 
     private func enqueue(_ c: Client, _ line: String) {
-        c.queue.push(Array((line + "\n").utf8))
+        c.queue.push(Self.lineBytes(line))
         flush(c)
     }
+
+    /// `line` and its newline in one allocation.
+    private static func lineBytes(_ line: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(line.utf8.count + 1)
+        bytes.append(contentsOf: line.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+
+    /// Writes what `receive` queued during this wakeup: one send per client per wakeup instead of
+    /// one per line (a pinch or rotate makes a line per frame; each send wakes the reader).
+    private func flushPending() {
+        guard !pendingFlush.isEmpty else { return }
+        let due = pendingFlush
+        pendingFlush.removeAll(keepingCapacity: true)
+        for c in due where c.flushDue {
+            c.flushDue = false
+            if clients[c.fd] === c { flush(c) }
+        }
+    }
+
+    /// At most this much queued output is joined into one send; the rest stays in the bounded
+    /// queue (where the oldest lines are dropped for a client that does not read).
+    static let sendBatchBytes = 16 * 1024
 
     /// Writes as much as the socket takes; EPOLLOUT on while something is left.
     private func flush(_ c: Client) {
         while true {
             if c.writeOffset >= c.writing.count {
-                guard let next = c.queue.pop() else { break }
-                c.writing = next; c.writeOffset = 0
+                // Several queued lines (and a `dropped` notice, in its place) go out in one send.
+                c.writing.removeAll(keepingCapacity: true); c.writeOffset = 0
+                while c.writing.count < Self.sendBatchBytes, let next = c.queue.pop() {
+                    c.writing.append(contentsOf: next)
+                }
+                if c.writing.isEmpty { break }
             }
             let n = c.writing.withUnsafeBytes {
                 send(c.fd, $0.baseAddress! + c.writeOffset, $0.count - c.writeOffset, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
             }
             if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK {
+                let error = SystemError.last
+                if error == .interrupted { continue }
+                if error == .wouldBlock {
                     if !c.wantsOut { c.wantsOut = true; loop.modify(c.fd, events: EventLoop.readable | EventLoop.writable) }
                     return
                 }
-                drop(c, reason: Sys.errorString(errno)); return
+                drop(c, reason: error.description); return
             }
             c.writeOffset += n
         }
@@ -284,23 +324,53 @@ public final class SocketServer: GestureSubscriber {
 
     // MARK: - Bus
 
+    /// The line being fanned out, encoded once per message into a buffer that keeps its capacity.
+    private var line = JSONBytes(capacity: 512)
+
     public func receive(_ m: BusMessage) {
         guard !clients.isEmpty else { return }
-        var line: String?
+        var encoded = false
         for c in clients.values {
             switch m {
             case .gesture(let g, let d):
                 guard c.subscription.matches(g, device: d) else { continue }
-                if line == nil { line = WireEncoder.gesture(g, device: d, origin: origin) }
-            case .frame(let f, let d):
+            case .frame(_, let d):
                 guard policy.rawFrames, c.subscription.matches(device: d) else { continue }
-                if line == nil { line = WireEncoder.frame(f, device: d, origin: origin) }
-            case .deviceAdded(let d):
-                if line == nil { line = WireEncoder.deviceAdded(d) }
-            case .deviceRemoved(let d):
-                if line == nil { line = WireEncoder.deviceRemoved(d) }
+            case .deviceAdded, .deviceRemoved: break
             }
-            enqueue(c, line!)
+            if !encoded { encode(m); encoded = true }
+            if loop.dispatching {
+                // Sent once this wakeup's handlers are done (flushPending).
+                append(c, line.bytes)
+                if !c.flushDue { c.flushDue = true; pendingFlush.append(c) }
+            } else {
+                c.queue.push(line.bytes)
+                flush(c)
+            }
+        }
+    }
+
+    /// `m` as one JSON line with its newline, in `line`.
+    private func encode(_ m: BusMessage) {
+        line.clear()
+        switch m {
+        case .gesture(let g, let d): GestureJSON.encode(g, device: d.info, origin: origin, into: &line)
+        case .frame(let f, let d): GestureJSON.encode(f, origin: origin, device: d.info, into: &line)
+        case .deviceAdded(let d): line.rawText(WireEncoder.deviceAdded(d))
+        case .deviceRemoved(let d): line.rawText(WireEncoder.deviceRemoved(d))
+        }
+        line.byte(UInt8(ascii: "\n"))
+    }
+
+    /// Queues `bytes` for `c`: straight into its send buffer while nothing waits in its queue and
+    /// the buffer has room (no allocation per line), else through the bounded queue (which drops
+    /// the oldest lines of a client that does not read).
+    private func append(_ c: Client, _ bytes: [UInt8]) {
+        if c.queue.isEmpty && !c.wantsOut && c.writing.count - c.writeOffset + bytes.count <= Self.sendBatchBytes {
+            if c.writeOffset >= c.writing.count { c.writing.removeAll(keepingCapacity: true); c.writeOffset = 0 }
+            c.writing.append(contentsOf: bytes)
+        } else {
+            c.queue.push(bytes)
         }
     }
 

@@ -3,16 +3,10 @@ import Glibc
 #endif
 import CLinuxSys
 import GestureCore
+import LinuxSystem
 
 /// Small wrappers over the system calls the daemon uses (errno kept, EINTR retried).
 enum Sys {
-    /// CLOCK_MONOTONIC now, the clock evdev timestamps use.
-    static func monotonicNow() -> Instant {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Instant(microseconds: Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)
-    }
-
     static func setNonBlocking(_ fd: Int32) {
         let flags = fcntl(fd, F_GETFL)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
@@ -23,8 +17,6 @@ enum Sys {
         _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC)
     }
 
-    static func errorString(_ e: Int32) -> String { String(cString: strerror(e)) }
-
     /// Blocking write of everything (for pipes and stdout); false on error.
     @discardableResult
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
@@ -32,8 +24,9 @@ enum Sys {
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN {
+                let error = SystemError.last
+                if error == .interrupted { continue }
+                if error == .wouldBlock {
                     var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                     _ = poll(&p, 1, -1)
                     continue
@@ -62,14 +55,15 @@ enum Sys {
         return (addr, socklen_t(len))
     }
 
-    static func connectUnix(_ path: String) -> (fd: Int32, errno: Int32) {
-        guard var (addr, len) = unixAddress(path) else { return (-1, ENAMETOOLONG) }
+    /// A connected SOCK_STREAM socket to `path`, or why not.
+    static func connectUnix(_ path: String) -> Result<Int32, SystemError> {
+        guard var (addr, len) = unixAddress(path) else { return .failure(.nameTooLong) }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return (-1, errno) }
+        guard fd >= 0 else { return .failure(.last) }
         let rc = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, len) }
         }
-        if rc != 0 { let e = errno; close(fd); return (-1, e) }
-        return (fd, 0)
+        if rc != 0 { let e = SystemError.last; close(fd); return .failure(e) }
+        return .success(fd)
     }
 }

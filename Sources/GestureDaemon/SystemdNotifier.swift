@@ -2,22 +2,23 @@
 import Glibc
 #endif
 import CLinuxSys
+import LinuxSystem
 
 /// sd_notify without libsystemd: one datagram per state change to `$NOTIFY_SOCKET` (a path, or
 /// '@name' in the abstract namespace). Does nothing when the variable is not set.
 public final class SystemdNotifier {
     public let socketPath: String?
     /// `WATCHDOG_USEC` when it is meant for this process (`WATCHDOG_PID` unset or ours).
-    public let watchdogMicroseconds: Int64?
+    public let watchdogInterval: Duration?
     private var fd: Int32 = -1
 
     public init(environment: [String: String]) {
         socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         if let us = environment["WATCHDOG_USEC"].flatMap(Int64.init), us > 0,
            environment["WATCHDOG_PID"].flatMap(Int32.init).map({ $0 == getpid() }) ?? true {
-            watchdogMicroseconds = us
+            watchdogInterval = .microseconds(us)
         } else {
-            watchdogMicroseconds = nil
+            watchdogInterval = nil
         }
     }
 
@@ -42,8 +43,7 @@ public final class SystemdNotifier {
 
     public func ready(status: String) { notify("READY=1\nSTATUS=\(status)") }
     public func reloading() {
-        var ts = timespec(); clock_gettime(CLOCK_MONOTONIC, &ts)
-        notify("RELOADING=1\nMONOTONIC_USEC=\(Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)")
+        notify("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now().microseconds)")
     }
     public func stopping() { notify("STOPPING=1") }
     public func watchdog() { notify("WATCHDOG=1") }

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureCore
+import LinuxSystem
 
 /// Loads recordings from files or standard input, choosing the reader by content:
 /// `libinput record` YAML (a `version:` key first), `evtest` output (its header or
@@ -52,13 +50,9 @@ public enum RecordingLoader {
         let slash = path.lastIndex(of: "/")
         let dir = slash.map { String(path[..<$0]) } ?? "."
         let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        guard let d = opendir(dir) else { return nil }
-        defer { closedir(d) }
+        guard let names = FileContents.names(inDirectory: dir) else { return nil }
         var best: (String, Int)?
-        while let entry = readdir(d) {
-            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+        for entryName in names {
             guard entryName.hasSuffix(".desc") else { continue }
             var stem = String(entryName.dropLast(5))
             var suffix = ""
@@ -76,25 +70,15 @@ public enum RecordingLoader {
 
     /// Every byte of a file, or of standard input for `-`, up to `maximumBytes`.
     public static func readAll(path: String, name: String, maximumBytes: Int = RecordingLoader.maximumBytes) throws(RecordingError) -> [UInt8] {
-        let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw RecordingError(file: name, line: 0, message: "cannot open: \(String(cString: strerror(errno)))")
-        }
-        defer { if fd != 0 { close(fd) } }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw RecordingError(file: name, line: 0, message: "cannot read: \(String(cString: strerror(errno)))")
+        do {
+            return try FileContents.bytes(of: path, maximumBytes: maximumBytes, dashIsStandardInput: true)
+        } catch {
+            let message = switch error {
+            case .open(let e): "cannot open: \(e)"
+            case .read(let e): "cannot read: \(e)"
+            case .tooLarge: "larger than \(maximumBytes >> 20) MiB; too big to load whole (`gestured replay` streams evemu recordings of any size)"
             }
-            if n == 0 { break }
-            guard out.count + n <= maximumBytes else {
-                throw RecordingError(file: name, line: 0, message: "larger than \(maximumBytes >> 20) MiB; too big to load whole (`gestured replay` streams evemu recordings of any size)")
-            }
-            out.append(contentsOf: chunk[0..<n])
+            throw RecordingError(file: name, line: 0, message: message)
         }
-        return out
     }
 }

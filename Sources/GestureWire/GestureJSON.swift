@@ -1,8 +1,8 @@
 import GestureCore
 
 /// Hand-written JSON for gesture events and touch frames: one object per line, keys in a fixed
-/// order, strings escaped per RFC 8259, non-finite numbers omitted (never NaN/inf). Fast enough for
-/// the daemon's hot path: one `String` built by appending, no reflection.
+/// order, strings escaped per RFC 8259, non-finite numbers omitted (never NaN/inf). Built as bytes
+/// (`JSONBytes`): the daemon encodes straight into its send buffer, no reflection, no String.
 ///
 /// Gesture shape (issue 2 item 5):
 ///
@@ -32,132 +32,85 @@ public enum GestureJSON {
     }
 
     public static func encode(_ g: GestureEvent, device: DeviceInfo, origin: Instant) -> String {
-        var s = "{\"type\":\"gesture\",\"gesture\":"
-        s.reserveCapacity(256)
-        appendString(g.kind.rawValue, to: &s)
-        s += ",\"phase\":\""; s += g.phase.rawValue
-        s += "\",\"id\":"; s += String(g.id)
-        s += ",\"fingers\":"; s += String(g.fingers)
-        if let d = g.direction { s += ",\"direction\":"; appendString(d.rawValue, to: &s) }
-        if let e = g.edge { s += ",\"edge\":\""; s += e.rawValue; s += "\"" }
-        s += ",\"time\":"; appendTime(g.time, origin: origin, to: &s)
-        s += ",\"device\":"; appendDevice(device, to: &s)
-        appendNumber("dx_mm", g.dxMillimeters, decimals: 3, to: &s)
-        appendNumber("dy_mm", g.dyMillimeters, decimals: 3, to: &s)
-        appendNumber("step_dx_mm", g.stepDxMillimeters, decimals: 3, to: &s)
-        appendNumber("step_dy_mm", g.stepDyMillimeters, decimals: 3, to: &s)
-        appendNumber("distance_mm", g.distanceMillimeters, decimals: 3, to: &s)
-        appendNumber("velocity_mm_s", g.velocityMillimetersPerSecond, decimals: 3, to: &s)
-        appendNumber("scale", g.scale, decimals: 4, to: &s)
-        appendNumber("rotation_deg", g.rotationDegrees, decimals: 3, to: &s)
-        appendNumber("x", g.x, decimals: 4, to: &s)
-        appendNumber("y", g.y, decimals: 4, to: &s)
-        s += "}"
-        return s
+        var w = JSONBytes()
+        encode(g, device: device, origin: origin, into: &w)
+        return w.string
+    }
+
+    /// The gesture's line appended to `w` (no newline): the daemon's hot path.
+    public static func encode(_ g: GestureEvent, device: DeviceInfo, origin: Instant, into w: inout JSONBytes) {
+        w.raw("{\"type\":\"gesture\",\"gesture\":"); w.string(g.kind.rawValue)
+        w.raw(",\"phase\":\""); w.rawText(g.phase.rawValue)
+        w.raw("\",\"id\":"); w.int(g.id)
+        w.raw(",\"fingers\":"); w.int(g.fingers)
+        if let d = g.direction { w.raw(",\"direction\":"); w.string(d.rawValue) }
+        if let e = g.edge { w.raw(",\"edge\":\""); w.rawText(e.rawValue); w.raw("\"") }
+        w.raw(",\"time\":"); w.time(g.time, origin: origin)
+        w.raw(",\"device\":"); appendDevice(device, to: &w)
+        w.number("dx_mm", g.dxMillimeters, decimals: 3)
+        w.number("dy_mm", g.dyMillimeters, decimals: 3)
+        w.number("step_dx_mm", g.stepDxMillimeters, decimals: 3)
+        w.number("step_dy_mm", g.stepDyMillimeters, decimals: 3)
+        w.number("distance_mm", g.distanceMillimeters, decimals: 3)
+        w.number("velocity_mm_s", g.velocityMillimetersPerSecond, decimals: 3)
+        w.number("scale", g.scale, decimals: 4)
+        w.number("rotation_deg", g.rotationDegrees, decimals: 3)
+        w.number("x", g.x, decimals: 4)
+        w.number("y", g.y, decimals: 4)
+        w.raw("}")
     }
 
     public static func encode(_ f: TouchFrame, origin: Instant, device: DeviceInfo? = nil) -> String {
-        var s = "{\"type\":\"frame\",\"time\":"
-        s.reserveCapacity(64 + f.touches.count * 96)
-        appendTime(f.time, origin: origin, to: &s)
-        if let device { s += ",\"device\":"; appendDevice(device, to: &s) }
-        s += ",\"fingers\":"; s += String(f.fingerCount)
-        s += ",\"touches\":["
-        for (i, t) in f.touches.enumerated() {
-            if i > 0 { s += "," }
-            s += "{\"id\":"; s += String(t.id)
-            s += ",\"slot\":"; s += String(t.slot)
-            s += ",\"phase\":\""; s += t.phase.rawValue; s += "\""
-            appendNumber("x_mm", t.x, decimals: 3, to: &s)
-            appendNumber("y_mm", t.y, decimals: 3, to: &s)
-            if let p = t.pressure { s += ",\"pressure\":"; s += String(p) }
-            appendNumber("major_mm", t.majorAxis, decimals: 3, to: &s)
-            if t.tool != .finger { s += ",\"tool\":\""; s += t.tool.rawValue; s += "\"" }
-            s += "}"
-        }
-        s += "]"
-        if f.flags.contains(.resynchronized) { s += ",\"resynchronized\":true" }
-        if f.flags.contains(.semiMT) { s += ",\"semi_mt\":true" }
-        if f.flags.contains(.deviceRemoved) { s += ",\"device_removed\":true" }
-        s += "}"
-        return s
+        var w = JSONBytes(capacity: 64 + f.touches.count * 96)
+        encode(f, origin: origin, device: device, into: &w)
+        return w.string
     }
 
-    static func appendDevice(_ d: DeviceInfo, to s: inout String) {
-        s += "{"
-        if let id = d.id { s += "\"id\":"; s += String(id); s += "," }
-        s += "\"name\":"; appendString(d.name, to: &s)
-        s += ",\"kind\":"; appendString(d.kind.rawValue, to: &s)
-        s += "}"
+    /// The frame's line appended to `w` (no newline).
+    public static func encode(_ f: TouchFrame, origin: Instant, device: DeviceInfo? = nil, into w: inout JSONBytes) {
+        w.raw("{\"type\":\"frame\",\"time\":"); w.time(f.time, origin: origin)
+        if let device { w.raw(",\"device\":"); appendDevice(device, to: &w) }
+        w.raw(",\"fingers\":"); w.int(f.fingerCount)
+        w.raw(",\"touches\":[")
+        for (i, t) in f.touches.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.raw("{\"id\":"); w.int(t.id)
+            w.raw(",\"slot\":"); w.int(t.slot)
+            w.raw(",\"phase\":\""); w.rawText(t.phase.rawValue); w.raw("\"")
+            w.number("x_mm", t.x, decimals: 3)
+            w.number("y_mm", t.y, decimals: 3)
+            if let p = t.pressure { w.raw(",\"pressure\":"); w.int(p) }
+            w.number("major_mm", t.majorAxis, decimals: 3)
+            if t.tool != .finger { w.raw(",\"tool\":\""); w.rawText(t.tool.rawValue); w.raw("\"") }
+            w.raw("}")
+        }
+        w.raw("]")
+        if f.flags.contains(.resynchronized) { w.raw(",\"resynchronized\":true") }
+        if f.flags.contains(.semiMT) { w.raw(",\"semi_mt\":true") }
+        if f.flags.contains(.deviceRemoved) { w.raw(",\"device_removed\":true") }
+        w.raw("}")
+    }
+
+    static func appendDevice(_ d: DeviceInfo, to w: inout JSONBytes) {
+        w.raw("{")
+        if let id = d.id { w.raw("\"id\":"); w.int(id); w.raw(",") }
+        w.raw("\"name\":"); w.string(d.name)
+        w.raw(",\"kind\":"); w.string(d.kind.rawValue)
+        w.raw("}")
     }
 
     /// Seconds since `origin`, exact to the microsecond, trailing zeros trimmed (`1.5`, `0.000125`).
     public static func appendTime(_ t: Instant, origin: Instant, to s: inout String) {
-        let us = t.microseconds - origin.microseconds
-        if us < 0 { s += "-" }
-        let a = us.magnitude
-        s += String(a / 1_000_000)
-        var frac = a % 1_000_000
-        guard frac != 0 else { return }
-        var digits = 6
-        while frac % 10 == 0 { frac /= 10; digits -= 1 }
-        let f = String(frac)
-        s += "."
-        if f.count < digits { s += String(repeating: "0", count: digits - f.count) }
-        s += f
-    }
-
-    /// `,"key":value` with `decimals` fixed digits (trailing zeros trimmed); nothing for nil/NaN/inf.
-    static func appendNumber(_ key: String, _ v: Double?, decimals: Int, to s: inout String) {
-        guard let v, v.isFinite else { return }
-        s += ",\""; s += key; s += "\":"
-        appendFixed(v, decimals: decimals, to: &s)
+        var w = JSONBytes(capacity: 24); w.time(t, origin: origin); s += w.string
     }
 
     /// A finite number with at most `decimals` fractional digits; huge values use Swift's shortest form.
     public static func appendFixed(_ v: Double, decimals: Int, to s: inout String) {
-        var scale: Double = 1
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (v * scale).rounded()
-        guard scaled.magnitude < 9e15 else { s += v.description; return }
-        var n = Int64(scaled)
-        if n == 0 { s += "0"; return }
-        if n < 0 { s += "-"; n = -n }
-        let whole = n / Int64(scale), frac0 = n % Int64(scale)
-        s += String(whole)
-        guard frac0 != 0 else { return }
-        var frac = frac0, digits = decimals
-        while frac % 10 == 0 { frac /= 10; digits -= 1 }
-        let f = String(frac)
-        s += "."
-        if f.count < digits { s += String(repeating: "0", count: digits - f.count) }
-        s += f
+        var w = JSONBytes(capacity: 24); w.fixed(v, decimals: decimals); s += w.string
     }
 
     /// A JSON string literal.
     public static func appendString(_ v: String, to s: inout String) {
-        s += "\""
-        var needsEscape = false
-        for b in v.utf8 where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { needsEscape = true; break }
-        if !needsEscape { s += v; s += "\""; return }
-        for u in v.unicodeScalars {
-            switch u {
-            case "\"": s += "\\\""
-            case "\\": s += "\\\\"
-            case "\n": s += "\\n"
-            case "\r": s += "\\r"
-            case "\t": s += "\\t"
-            case "\u{08}": s += "\\b"
-            case "\u{0C}": s += "\\f"
-            default:
-                if u.value < 0x20 {
-                    let h = String(u.value, radix: 16)
-                    s += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-                } else {
-                    s.unicodeScalars.append(u)
-                }
-            }
-        }
-        s += "\""
+        var w = JSONBytes(capacity: v.utf8.count + 2); w.string(v); s += w.string
     }
 }

@@ -1,34 +1,32 @@
 // Every C call of LinuxInput goes through this file: libevdev, libevdev-uinput, libudev, and the
 // few system calls (open, close, read, inotify, access). Callers elsewhere in the module see Swift
-// types, optional results and negative-errno integers, never a C pointer they must free.
+// types, optional results and SystemError values, never a C pointer they must free.
 #if canImport(Glibc)
 import Glibc
 #endif
 import CLibevdev
 import CLibudev
 import GestureCore
+import LinuxSystem
 
 enum CInput {
-    static var errno: Int32 { Glibc.errno }
-    static func errorString(_ e: Int32) -> String { String(cString: strerror(e)) }
-
     // MARK: system calls
 
-    /// open(2) for reading, non-blocking, close-on-exec. Returns the fd or a negative errno.
-    static func openReadOnly(_ path: String) -> Int32 {
+    /// open(2) for reading, non-blocking, close-on-exec.
+    static func openReadOnly(_ path: String) -> Result<Int32, SystemError> {
         let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        return fd >= 0 ? fd : -Glibc.errno
+        return fd >= 0 ? .success(fd) : .failure(.last)
     }
     static func close(_ fd: Int32) { _ = Glibc.close(fd) }
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
-    static func inotifyInit() -> Int32 {
+    static func inotifyInit() -> Result<Int32, SystemError> {
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        return fd >= 0 ? fd : -Glibc.errno
+        return fd >= 0 ? .success(fd) : .failure(.last)
     }
-    static func inotifyAddWatch(_ fd: Int32, _ path: String, _ mask: UInt32) -> Int32 {
+    static func inotifyAddWatch(_ fd: Int32, _ path: String, _ mask: UInt32) -> Result<Int32, SystemError> {
         let wd = inotify_add_watch(fd, path, mask)
-        return wd >= 0 ? wd : -Glibc.errno
+        return wd >= 0 ? .success(wd) : .failure(.last)
     }
     static let inCreate = UInt32(IN_CREATE), inDelete = UInt32(IN_DELETE), inAttrib = UInt32(IN_ATTRIB)
     static let inMovedTo = UInt32(IN_MOVED_TO), inMovedFrom = UInt32(IN_MOVED_FROM)
@@ -57,11 +55,11 @@ enum CInput {
 
     // MARK: libevdev
 
-    /// libevdev_new_from_fd; the handle or a negative errno.
+    /// libevdev_new_from_fd; the handle or the error.
     static func evdevNew(fd: Int32) -> Result<OpaquePointer, InputError> {
         var dev: OpaquePointer?
         let rc = libevdev_new_from_fd(fd, &dev)
-        guard rc == 0, let dev else { return .failure(InputError(operation: "libevdev_new_from_fd", errno: -rc)) }
+        guard rc == 0, let dev else { return .failure(InputError(operation: "libevdev_new_from_fd", error: SystemError(negated: rc))) }
         return .success(dev)
     }
     static func evdevFree(_ dev: OpaquePointer) { libevdev_free(dev) }
@@ -169,16 +167,16 @@ enum CInput {
         libevdev_get_event_value(dev, UInt32(type), UInt32(code))
     }
 
-    enum NextEvent { case event(InputEvent, sync: Bool), again, failure(Int32) }
+    enum NextEvent { case event(InputEvent, sync: Bool), again, failure(SystemError) }
 
     /// libevdev_next_event: NORMAL or SYNC flag.
     static func evdevNext(_ dev: OpaquePointer, sync: Bool) -> NextEvent {
         var ev = input_event()
         let flags = sync ? LIBEVDEV_READ_FLAG_SYNC.rawValue : LIBEVDEV_READ_FLAG_NORMAL.rawValue
         let rc = libevdev_next_event(dev, flags, &ev)
-        if rc == -EAGAIN { return .again }
         guard rc == Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue) || rc == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) else {
-            return .failure(-rc)
+            let error = SystemError(negated: rc)
+            return error == .wouldBlock ? .again : .failure(error)
         }
         let time = Instant(seconds: Int64(ev.time.tv_sec), microseconds: Int64(ev.time.tv_usec))
         return .event(InputEvent(time: time, type: ev.type, code: ev.code, value: ev.value),
@@ -192,7 +190,7 @@ enum CInput {
     /// With `phys`, /dev/uinput is opened here (UI_SET_PHYS needs the fd before creation) and the
     /// returned `fd` must be closed after `uinputDestroy`; otherwise libevdev manages it (-1).
     static func uinputCreate(_ d: DeviceDescription, name: String, phys: String? = nil) -> Result<(uinput: OpaquePointer, template: OpaquePointer, fd: Int32), InputError> {
-        guard let dev = libevdev_new() else { return .failure(InputError(operation: "libevdev_new", errno: ENOMEM)) }
+        guard let dev = libevdev_new() else { return .failure(InputError(operation: "libevdev_new", error: .outOfMemory)) }
         libevdev_set_name(dev, name)
         if let phys { libevdev_set_phys(dev, phys) }
         libevdev_set_id_bustype(dev, Int32(d.bustype)); libevdev_set_id_vendor(dev, Int32(d.vendor))
@@ -217,14 +215,14 @@ enum CInput {
         if let phys {
             fd = Glibc.open("/dev/uinput", O_RDWR | O_CLOEXEC)
             guard fd >= 0 else {
-                let e = Glibc.errno
+                let e = SystemError.last
                 libevdev_free(dev)
-                return .failure(InputError(operation: "open", path: "/dev/uinput", errno: e))
+                return .failure(InputError(operation: "open", path: "/dev/uinput", error: e))
             }
             if gestured_uinput_set_phys(fd, phys) < 0 {
-                let e = Glibc.errno
+                let e = SystemError.last
                 Glibc.close(fd); libevdev_free(dev)
-                return .failure(InputError(operation: "ioctl(UI_SET_PHYS)", path: "/dev/uinput", errno: e))
+                return .failure(InputError(operation: "ioctl(UI_SET_PHYS)", path: "/dev/uinput", error: e))
             }
         }
         var uidev: OpaquePointer?
@@ -232,7 +230,7 @@ enum CInput {
         guard rc == 0, let uidev else {
             libevdev_free(dev)
             if phys != nil { Glibc.close(fd) }
-            return .failure(InputError(operation: "libevdev_uinput_create_from_device", path: "/dev/uinput", errno: -rc))
+            return .failure(InputError(operation: "libevdev_uinput_create_from_device", path: "/dev/uinput", error: SystemError(negated: rc)))
         }
         return .success((uidev, dev, phys != nil ? fd : -1))
     }
@@ -250,7 +248,11 @@ enum CInput {
         var done = 0
         while done < size {
             let n = raw.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, size - done) }
-            if n < 0 { if Glibc.errno == EINTR { continue }; return -Glibc.errno }
+            if n < 0 {
+                let error = SystemError.last
+                if error == .interrupted { continue }
+                return -error.code
+            }
             done += n
         }
         return 0
@@ -268,13 +270,14 @@ enum CInput {
     /// A netlink monitor on subsystem "input", receiving. Returns it or an error.
     static func udevMonitorInput(_ u: OpaquePointer) -> Result<OpaquePointer, InputError> {
         guard let mon = udev_monitor_new_from_netlink(u, "udev") else {
-            return .failure(InputError(operation: "udev_monitor_new_from_netlink", errno: Glibc.errno == 0 ? ENOMEM : Glibc.errno))
+            let e = SystemError.last
+            return .failure(InputError(operation: "udev_monitor_new_from_netlink", error: e.code == 0 ? .outOfMemory : e))
         }
         var rc = udev_monitor_filter_add_match_subsystem_devtype(mon, "input", nil)
         if rc >= 0 { rc = udev_monitor_enable_receiving(mon) }
         guard rc >= 0 else {
             _ = udev_monitor_unref(mon)
-            return .failure(InputError(operation: "udev_monitor_enable_receiving", errno: -rc))
+            return .failure(InputError(operation: "udev_monitor_enable_receiving", error: SystemError(negated: rc)))
         }
         return .success(mon)
     }
@@ -327,11 +330,11 @@ enum CInput {
 
     /// Enumerates the devices of subsystem "input".
     static func udevEnumerateInput(_ u: OpaquePointer) -> Result<[UdevInfo], InputError> {
-        guard let e = udev_enumerate_new(u) else { return .failure(InputError(operation: "udev_enumerate_new", errno: ENOMEM)) }
+        guard let e = udev_enumerate_new(u) else { return .failure(InputError(operation: "udev_enumerate_new", error: .outOfMemory)) }
         defer { _ = udev_enumerate_unref(e) }
         var rc = udev_enumerate_add_match_subsystem(e, "input")
         if rc >= 0 { rc = udev_enumerate_scan_devices(e) }
-        guard rc >= 0 else { return .failure(InputError(operation: "udev_enumerate_scan_devices", errno: -rc)) }
+        guard rc >= 0 else { return .failure(InputError(operation: "udev_enumerate_scan_devices", error: SystemError(negated: rc))) }
         var out: [UdevInfo] = []
         var entry = udev_enumerate_get_list_entry(e)
         while let current = entry {

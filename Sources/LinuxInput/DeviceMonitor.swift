@@ -1,4 +1,5 @@
 import GestureCore
+import LinuxSystem
 
 /// A touch device found by the monitor.
 public struct DiscoveredDevice: Hashable, Sendable {
@@ -67,7 +68,7 @@ public final class DeviceMonitor {
         self.inputDirectory = inputDirectory
         switch mode {
         case .udev:
-            guard let u = CInput.udevNew() else { throw InputError(operation: "udev_new", errno: 12) }
+            guard let u = CInput.udevNew() else { throw InputError(operation: "udev_new", error: .outOfMemory) }
             switch CInput.udevMonitorInput(u) {
             case .success(let m):
                 udev = u; monitor = m; fd = CInput.udevMonitorFd(m)
@@ -76,13 +77,15 @@ public final class DeviceMonitor {
                 throw e
             }
         case .inotify:
-            let ifd = CInput.inotifyInit()
-            guard ifd >= 0 else { throw InputError(operation: "inotify_init1", errno: -ifd) }
-            let wd = CInput.inotifyAddWatch(ifd, inputDirectory, CInput.inCreate | CInput.inDelete | CInput.inAttrib
-                                            | CInput.inMovedTo | CInput.inMovedFrom)
-            guard wd >= 0 else {
+            let ifd: Int32
+            switch CInput.inotifyInit() {
+            case .success(let opened): ifd = opened
+            case .failure(let e): throw InputError(operation: "inotify_init1", error: e)
+            }
+            let mask = CInput.inCreate | CInput.inDelete | CInput.inAttrib | CInput.inMovedTo | CInput.inMovedFrom
+            if case .failure(let e) = CInput.inotifyAddWatch(ifd, inputDirectory, mask) {
                 CInput.close(ifd)
-                throw InputError(operation: "inotify_add_watch", path: inputDirectory, errno: -wd)
+                throw InputError(operation: "inotify_add_watch", path: inputDirectory, error: e)
             }
             fd = ifd
         }

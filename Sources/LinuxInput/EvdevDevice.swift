@@ -1,4 +1,5 @@
 import GestureCore
+import LinuxSystem
 
 /// One open evdev node read through libevdev: opened O_RDONLY|O_NONBLOCK|O_CLOEXEC, timestamps on
 /// CLOCK_MONOTONIC, never grabbed. `deinit` frees the libevdev handle and closes the fd.
@@ -26,8 +27,11 @@ public final class EvdevDevice {
 
     /// Opens `path`. Throws an `InputError` carrying errno (EACCES explains the `input` group).
     public init(path: String) throws(InputError) {
-        let fd = CInput.openReadOnly(path)
-        guard fd >= 0 else { throw InputError(operation: "open", path: path, errno: -fd) }
+        let fd: Int32
+        switch CInput.openReadOnly(path) {
+        case .success(let opened): fd = opened
+        case .failure(let e): throw InputError(operation: "open", path: path, error: e)
+        }
         let handle: OpaquePointer
         switch CInput.evdevNew(fd: fd) {
         case .success(let h): handle = h
@@ -39,7 +43,7 @@ public final class EvdevDevice {
         let rc = CInput.evdevSetMonotonic(handle)
         if rc != 0 {
             CInput.evdevFree(handle); CInput.close(fd)
-            throw InputError(operation: "libevdev_set_clock_id(CLOCK_MONOTONIC)", path: path, errno: -rc)
+            throw InputError(operation: "libevdev_set_clock_id(CLOCK_MONOTONIC)", path: path, error: SystemError(negated: rc))
         }
         self.path = path
         self.fd = fd
@@ -59,7 +63,7 @@ public final class EvdevDevice {
     /// the fd closes (also when the process dies). EBUSY: another process holds it.
     public func grab() throws(InputError) {
         let rc = CInput.evdevGrab(handle, true)
-        guard rc == 0 else { throw InputError(operation: "EVIOCGRAB", path: path, errno: -rc) }
+        guard rc == 0 else { throw InputError(operation: "EVIOCGRAB", path: path, error: SystemError(negated: rc)) }
     }
 
     public func ungrab() { _ = CInput.evdevGrab(handle, false) }
@@ -95,14 +99,15 @@ public final class EvdevDevice {
     /// sync delta (read with LIBEVDEV_READ_FLAG_SYNC until −EAGAIN) are passed through in order.
     public func readAvailable(maximumEvents: Int = 16_384) -> ReadResult {
         var events: [InputEvent] = []
+        events.reserveCapacity(64)   // a frame of 10 touches is about 50 events: one allocation
         var resyncs = 0
         while events.count < maximumEvents {
             switch CInput.evdevNext(handle, sync: false) {
             case .again:
                 return ReadResult(events: events, resyncCount: resyncs, status: .drained)
             case .failure(let e):
-                let status: ReadStatus = e == 19 /* ENODEV */ ? .deviceGone
-                    : .failed(InputError(operation: "libevdev_next_event", path: path, errno: e))
+                let error = InputError(operation: "libevdev_next_event", path: path, error: e)
+                let status: ReadStatus = error.isUnplugged ? .deviceGone : .failed(error)
                 return ReadResult(events: events, resyncCount: resyncs, status: status)
             case .event(let event, let sync):
                 events.append(event)
@@ -114,8 +119,8 @@ public final class EvdevDevice {
                     case .event(let delta, _): events.append(delta)
                     case .again: break syncing
                     case .failure(let e):
-                        let status: ReadStatus = e == 19 ? .deviceGone
-                            : .failed(InputError(operation: "libevdev_next_event(SYNC)", path: path, errno: e))
+                        let error = InputError(operation: "libevdev_next_event(SYNC)", path: path, error: e)
+                        let status: ReadStatus = error.isUnplugged ? .deviceGone : .failed(error)
                         return ReadResult(events: events, resyncCount: resyncs, status: status)
                     }
                 }

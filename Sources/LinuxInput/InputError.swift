@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import LinuxSystem
 
 /// A failed system or library call on an input device: the operation, the node, and the errno.
 /// Its description says who is at fault and, for EACCES, how to get access (the `input` group).
@@ -9,19 +7,21 @@ public struct InputError: Error, Hashable, Sendable, CustomStringConvertible {
     public var operation: String
     /// The device node or path involved, when there is one.
     public var path: String?
-    /// The positive errno value (libevdev's negative returns are negated).
-    public var errno: Int32
+    /// Why (libevdev's and libudev's negative returns are negated).
+    public var error: SystemError
 
-    public init(operation: String, path: String? = nil, errno: Int32) {
-        self.operation = operation; self.path = path; self.errno = errno
+    public init(operation: String, path: String? = nil, error: SystemError) {
+        self.operation = operation; self.path = path; self.error = error
     }
 
-    public var isPermissionDenied: Bool { errno == EACCES || errno == EPERM }
-    public var isDeviceGone: Bool { errno == ENODEV || errno == ENOENT }
+    public var isPermissionDenied: Bool { error == .permissionDenied || error == .notPermitted }
+    public var isDeviceGone: Bool { error == .noDevice || error == .noSuchFile }
+
+    /// ENODEV from a read: the device was unplugged while open.
+    var isUnplugged: Bool { error == .noDevice }
 
     public var description: String {
-        let message = CInput.errorString(errno)
-        var s = "\(operation)\(path.map { " \($0)" } ?? ""): \(message) (errno \(errno))"
+        var s = "\(operation)\(path.map { " \($0)" } ?? ""): \(error) (errno \(error.code))"
         if isPermissionDenied {
             s += "; the daemon's user needs read access to /dev/input/event*: add it to the `input` group"
             s += " (`usermod -aG input USER`, then log in again) or run it as the packaged gestured.service"

@@ -1,4 +1,5 @@
 import GestureCore
+import LinuxSystem
 
 /// A virtual input device made through uinput (libevdev_uinput_create_from_device) with the
 /// capabilities of a `DeviceDescription` — e.g. the header of a real recording. Used by the kernel
@@ -36,14 +37,14 @@ public final class UInputDevice {
     /// Writes one event (its time is ignored: the kernel stamps it).
     public func write(type: UInt16, code: UInt16, value: Int32) throws(InputError) {
         let rc = CInput.uinputWrite(uinput, type: type, code: code, value: value)
-        guard rc == 0 else { throw InputError(operation: "libevdev_uinput_write_event", path: devnode, errno: -rc) }
+        guard rc == 0 else { throw InputError(operation: "libevdev_uinput_write_event", path: devnode, error: SystemError(negated: rc)) }
     }
 
     /// Writes whole frames (each ending in SYN_REPORT) in one system call.
     public func write(frames events: [InputEvent]) throws(InputError) {
         guard !events.isEmpty else { return }
         let rc = CInput.uinputWriteAll(uinput, events)
-        guard rc == 0 else { throw InputError(operation: "write", path: devnode, errno: -rc) }
+        guard rc == 0 else { throw InputError(operation: "write", path: devnode, error: SystemError(negated: rc)) }
     }
 
     public func write(_ event: InputEvent) throws(InputError) {

@@ -1,4 +1,4 @@
-// `gestured-bench --serve SOCKET`: the real daemon (GestureDaemon.Daemon, its epoll loop, bus and
+// `gestured-bench --serve SOCKET CONFIG`: the real daemon (GestureDaemon.Daemon, its epoll loop, bus and
 // socket server) in a child process, reading one synthetic touchscreen from its standard input —
 // 16-byte records, the PipeDeviceSource format. The parent writes events into that pipe and reads
 // gesture lines from the socket like any client, so figures include the pipe hop, the decoder, the
@@ -8,6 +8,7 @@ import Glibc
 #endif
 import GestureCore
 import GestureDaemon
+import LinuxSystem
 
 /// A device source reading PipeDeviceSource records from an inherited fd (the child's stdin).
 final class InheritedPipeSource: DeviceSource {
@@ -30,7 +31,7 @@ final class InheritedPipeSource: DeviceSource {
             let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n > 0 { pending.append(contentsOf: buffer[0..<n]); if pending.count > 1 << 20 { status = .more; break }; continue }
             if n == 0 { status = .ended; break }
-            if errno == EINTR { continue }
+            if SystemError.last == .interrupted { continue }
             break
         }
         let count = pending.count / 16
@@ -118,7 +119,7 @@ struct ServedDaemon {
         var off = 0
         while off < bytes.count {
             let n = bytes[off...].withUnsafeBytes { write(devicePipe, $0.baseAddress, $0.count) }
-            if n <= 0 { if errno == EINTR { continue }; return }
+            if n <= 0 { if SystemError.last == .interrupted { continue }; return }
             off += n
         }
     }

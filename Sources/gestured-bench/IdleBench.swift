@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LinuxSystem
 
 /// The `gestured` executable built next to this bench (same .build/<config>/ directory).
 func siblingExecutable(_ name: String) -> String? {
@@ -37,7 +38,7 @@ struct Child {
         } else {
             rc = posix_spawn(&pid, argv[0], &actions, nil, cargs, environ)
         }
-        guard rc == 0 else { note("spawn \(argv[0]): errno \(rc)"); return nil }
+        guard rc == 0 else { note("spawn \(argv[0]): \(SystemError(code: rc))"); return nil }
         return Child(pid: pid)
     }
     /// Exit status if the child already ended (reaps it), nil while it runs.
@@ -60,7 +61,7 @@ struct Child {
 func sleepSeconds(_ s: Double) {
     var ts = timespec(tv_sec: Int(s), tv_nsec: Int((s - Double(Int(s))) * 1e9))
     var left = timespec()
-    while nanosleep(&ts, &left) != 0 && errno == EINTR { ts = left }
+    while nanosleep(&ts, &left) != 0 && SystemError.last == .interrupted { ts = left }
 }
 
 /// A private directory under /tmp for a daemon's config and socket.

@@ -2,8 +2,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LinuxSystem
 
-/// CLOCK_MONOTONIC in nanoseconds.
+/// CLOCK_MONOTONIC in nanoseconds: the benchmark's measuring clock, finer than the daemon's
+/// `Instant` (LinuxSystem's MonotonicClock, microseconds), since a frame takes a few µs.
 @inline(__always) func nowNanoseconds() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -52,7 +54,7 @@ func writeLine(_ fd: Int32, _ line: String) {
     var offset = 0
     while offset < bytes.count {
         let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if n <= 0 { if errno == EINTR { continue }; return }
+        if n <= 0 { if SystemError.last == .interrupted { continue }; return }
         offset += n
     }
 }

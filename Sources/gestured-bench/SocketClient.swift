@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LinuxSystem
 
 final class SocketClient {
     let fd: Int32
@@ -35,7 +36,7 @@ final class SocketClient {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n < 0 { if errno == EINTR { continue }; return }
+            if n < 0 { if SystemError.last == .interrupted { continue }; return }
             bytes = bytes.dropFirst(n)
         }
     }

@@ -7,18 +7,55 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CommandArguments
 
-let arguments = CommandLine.arguments
-if arguments.count == 4 && arguments[1] == "--serve" {   // the daemon child of the socket figures
-    exit(serveMain(socketPath: arguments[2], configPath: arguments[3]))
+let sections = ["decode", "socket", "hooks", "actions", "idle", "exclusive"]
+let benchHelp = """
+    usage: gestured-bench [--quick] [--only SECTION,…]
+
+    Measures gestured's speed and prints one `name: value unit` line per figure. Build it in
+    release mode: swift run -c release gestured-bench.
+
+      --quick          shorten every section (a smoke run)
+      --only SECTIONS  run only these, comma-separated: \(sections.joined(separator: ", "))
+                       (actions and exclusive need /dev/uinput: the kernel VM)
+
+    """
+let syntax = CommandSyntax(command: "gestured-bench", help: benchHelp,
+                           options: [.flag("--quick"), .value("--only", needs: "section names"), .flag("--serve")],
+                           positionals: 2, unknown: "unknown option")
+
+var quick = false
+var only: Set<String>?
+var serve = false
+var positionals: [String] = []
+let parsed = syntax.parse(Array(CommandLine.arguments.dropFirst()))
+for argument in parsed.arguments {
+    switch argument {
+    case .flag("--quick"): quick = true
+    case .value("--only", let list): only = Set(list.split(separator: ",").map(String.init))
+    case .flag("--serve"): serve = true   // internal: the daemon child of the socket figures
+    case .positional(let p): positionals.append(p)
+    default: fatalError("gestured-bench bug: its syntax has no \(argument)")
+    }
 }
-let quick = arguments.contains("--quick")
+func finish(_ stop: ArgumentStop) -> Never {
+    let (fd, text): (Int32, String) = switch stop { case .help(let t): (1, t); case .usage(let t): (2, t) }
+    text.utf8CString.withUnsafeBufferPointer { _ = write(fd, $0.baseAddress, $0.count - 1) }
+    exit(stop.exitStatus)
+}
+if let stop = parsed.stop { finish(stop) }
+if serve {
+    guard positionals.count == 2 else { finish(syntax.invalid("--serve needs SOCKET CONFIG")) }
+    exit(serveMain(socketPath: positionals[0], configPath: positionals[1]))
+}
+if let word = positionals.first { finish(.usage("gestured-bench: unexpected argument '\(word)'\n\n" + benchHelp)) }
+if let unknown = only?.subtracting(sections).sorted().first {
+    finish(syntax.invalid("no section '\(unknown)' (sections: \(sections.joined(separator: ", ")))"))
+}
 signal(SIGPIPE, SIG_IGN)
 
-// `--only NAME[,NAME…]` runs some sections: decode, socket, hooks, actions, idle, exclusive (e.g. in the
-// kernel VM, the only place here with /dev/uinput for the actions figures).
-let only = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.count ? Set(arguments[$0 + 1].split(separator: ",").map(String.init)) : nil }
-func section(_ name: String, _ run: (Bool) -> Void) { if only?.contains(name) ?? true { run(quick) } }
+@MainActor func section(_ name: String, _ run: (Bool) -> Void) { if only?.contains(name) ?? true { run(quick) } }
 section("decode", benchDecodeAndRecognize)
 section("socket", benchSocket)
 section("hooks", benchHooks)

@@ -10,15 +10,11 @@ import Glibc
 import GestureCore
 import GestureWire
 import LinuxInput
+import LinuxSystem
 
-private func nowInstant() -> Instant {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Instant(seconds: Int64(ts.tv_sec), microseconds: Int64(ts.tv_nsec) / 1000)
-}
-
-@MainActor func watchMain(_ arguments: [String]) -> Int32 {
-    let mode: DeviceMonitor.Mode? = arguments.first.flatMap(DeviceMonitor.Mode.init(rawValue:))
+/// `mode`: "udev" or "inotify" (checked by the caller); nil picks as the daemon does.
+@MainActor func watchMain(_ modeName: String?) -> Int32 {
+    let mode: DeviceMonitor.Mode? = modeName.flatMap(DeviceMonitor.Mode.init(rawValue:))
     let monitor: DeviceMonitor
     do { monitor = try DeviceMonitor(mode: mode) } catch { say("error: \(error)"); return 1 }
     say("mode \(monitor.mode.rawValue)")
@@ -36,7 +32,7 @@ private func nowInstant() -> Instant {
     }
     func removePipeline(_ node: String) {
         guard var r = pipelines.removeValue(forKey: node), let dev = devices[node] else { return }
-        r.deviceRemoved(at: nowInstant(), emit(node, GestureJSON.DeviceInfo(dev.description)))
+        r.deviceRemoved(at: MonotonicClock.now(), emit(node, GestureJSON.DeviceInfo(dev.description)))
     }
 
     func apply(_ changes: [DeviceChange]) {
@@ -71,11 +67,15 @@ private func nowInstant() -> Instant {
         var fds = [pollfd(fd: monitor.fd, events: Int16(POLLIN), revents: 0)]
             + nodes.map { pollfd(fd: devices[$0]!.fd, events: Int16(POLLIN), revents: 0) }
         let deadline = pipelines.values.compactMap(\.nextDeadline).min()
-        let timeout: Int32 = deadline.map { Int32(clamping: max(0, ($0 - nowInstant()).totalMicroseconds / 1000 + 1)) } ?? -1
+        let timeout: Int32 = deadline.map { Int32(clamping: max(0, ($0 - MonotonicClock.now()).totalMicroseconds / 1000 + 1)) } ?? -1
         let n = poll(&fds, nfds_t(fds.count), timeout)
-        if n < 0 { if errno == EINTR { continue }; say("error: poll \(errno)"); return 1 }
+        if n < 0 {
+            let error = SystemError.last
+            if error == .interrupted { continue }
+            say("error: poll: \(error)"); return 1
+        }
         // Events queued now happened before `now`: read them first, then fire what is overdue.
-        let now = nowInstant()
+        let now = MonotonicClock.now()
         if fds[0].revents != 0 { apply(monitor.drain()) }
         for (i, node) in nodes.enumerated() where fds[i + 1].revents != 0 {
             guard let dev = devices[node] else { continue }

@@ -4,9 +4,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CommandArguments
 import GestureCore
 import GestureRecording
 import LinuxInput
+import LinuxSystem
 
 let usageText = """
 usage: gestured-uinput DEVICE [--name NAME] [--phys PHYS]
@@ -37,17 +39,12 @@ func say(_ s: String) {
     line.withUTF8 { buf in _ = write(1, buf.baseAddress, buf.count) }
 }
 
-func monotonicMicroseconds() -> Int64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
-}
-
-func sleepMicroseconds(_ us: Int64) {
+func sleep(for duration: Duration) {
+    let us = duration.totalMicroseconds
     guard us > 0 else { return }
     var ts = timespec(tv_sec: Int(us / 1_000_000), tv_nsec: Int(us % 1_000_000) * 1000)
     var rest = timespec()
-    while nanosleep(&ts, &rest) != 0 && errno == EINTR { ts = rest }
+    while nanosleep(&ts, &rest) != 0 && SystemError.last == .interrupted { ts = rest }
 }
 
 func builtin(_ name: String) -> DeviceDescription? {
@@ -66,21 +63,42 @@ func builtin(_ name: String) -> DeviceDescription? {
     }
 }
 
-var args = Array(CommandLine.arguments.dropFirst())
-if args.isEmpty || args.contains("--help") || args.contains("-h") {
-    say(usageText)
-    exit(args.isEmpty ? 2 : 0)
+/// Prints help (standard output) or a usage error (standard error) and exits with its status.
+func finish(_ stop: ArgumentStop) -> Never {
+    switch stop {
+    case .help(let text): say(String(text.dropLast()))
+    case .usage(let text): text.utf8CString.withUnsafeBufferPointer { _ = write(2, $0.baseAddress, $0.count - 1) }
+    }
+    exit(stop.exitStatus)
 }
-if args[0] == "watch" { exit(watchMain(Array(args.dropFirst()))) }
+
+let words = Array(CommandLine.arguments.dropFirst())
+if words.first == "watch" {
+    let syntax = CommandSyntax(command: "gestured-uinput watch", help: usageText, options: [], positionals: 1,
+                               unknown: "unexpected argument")
+    let parsed = syntax.parse(Array(words.dropFirst()))
+    if let stop = parsed.stop { finish(stop) }
+    let mode = parsed.arguments.compactMap { if case .positional(let p) = $0 { p } else { nil } }.first
+    if let mode, DeviceMonitor.Mode(rawValue: mode) == nil { finish(syntax.invalid("the mode is udev or inotify, not '\(mode)'")) }
+    exit(watchMain(mode))
+}
+let deviceSyntax = CommandSyntax(command: "gestured-uinput", help: usageText,
+                                 options: [.value("--name", needs: "a name"), .value("--phys", needs: "a phys string")],
+                                 positionals: 1)
 var nameOverride: String?
-if let i = args.firstIndex(of: "--name"), i + 1 < args.count {
-    nameOverride = args[i + 1]; args.removeSubrange(i...(i + 1))
-}
 var physOverride: String?
-if let i = args.firstIndex(of: "--phys"), i + 1 < args.count {
-    physOverride = args[i + 1]; args.removeSubrange(i...(i + 1))
+var deviceWord: String?
+let parsedArguments = deviceSyntax.parse(words)
+for argument in parsedArguments.arguments {
+    switch argument {
+    case .value("--name", let v): nameOverride = v
+    case .value("--phys", let v): physOverride = v
+    case .positional(let p): deviceWord = p
+    default: fatalError("gestured-uinput bug: its syntax has no \(argument)")
+    }
 }
-let deviceArgument = args[0]
+if let stop = parsedArguments.stop { finish(stop) }
+guard let deviceArgument = deviceWord else { finish(.usage("gestured-uinput: which device? (an evemu file, keyboard or mouse)\n\n" + usageText)) }
 let description: DeviceDescription
 if let b = builtin(deviceArgument) {
     description = b
@@ -101,14 +119,14 @@ do {
     current = try UInputDevice(description: description, name: nameOverride, phys: physOverride)
 } catch {
     say("error: \(error)")
-    exit(error.errno == ENOENT || error.errno == ENODEV ? 77 : 1)
+    exit(error.error == .noSuchFile || error.error == .noDevice ? 77 : 1)
 }
 say("node \(current?.devnode ?? "?")")
 
 /// Forwards writes to the current device; fails with ENODEV while unplugged.
 @MainActor enum device {
     static func write(type: UInt16, code: UInt16, value: Int32) throws(InputError) {
-        guard let current else { throw InputError(operation: "write (unplugged)", errno: ENODEV) }
+        guard let current else { throw InputError(operation: "write (unplugged)", error: .noDevice) }
         try current.write(type: type, code: code, value: value)
     }
     static func write(_ e: InputEvent) throws(InputError) { try write(type: e.type, code: e.code, value: e.value) }
@@ -172,13 +190,13 @@ let proto = description.contactProtocol
     do {
         file = try RecordingLoader.load(path: path, descriptionPath: deviceArgument.hasSuffix(".desc") ? deviceArgument : nil)
     } catch { return "error: \(error)" }
-    guard let first = file.events.first?.time.microseconds else { return "ok play (no events)" }
-    let start = monotonicMicroseconds()
+    guard let first = file.events.first?.time else { return "ok play (no events)" }
+    let start = MonotonicClock.now()
     var written = 0
     for e in file.events {
-        let offset = e.time.microseconds - first
-        if let stop = stopAfterMilliseconds, offset > stop * 1000 { break }
-        sleepMicroseconds(start + offset - monotonicMicroseconds())
+        let offset = e.time - first
+        if let stop = stopAfterMilliseconds, offset > .milliseconds(stop) { break }
+        sleep(for: start + offset - MonotonicClock.now())
         // SYN_DROPPED in a recording is the recorder's loss, not an event to inject.
         if e.type == EventType.syn && e.code == SynCode.dropped { continue }
         try device.write(e)
@@ -206,7 +224,7 @@ let proto = description.contactProtocol
             if let t = tools[n], description.hasKey(t) { try device.write(type: EventType.key, code: t, value: 1) }
         }
         try device.write(type: EventType.syn, code: SynCode.report, value: 0)
-        sleepMicroseconds(10_000)
+        sleep(for: .milliseconds(10))
     }
     for i in 0..<slots {
         try device.write(type: EventType.abs, code: AbsCode.mtSlot, value: i)
@@ -278,7 +296,7 @@ while let line = readLine() {
             }
             try swipe(fingers: n, x: x, y: y, dx: dx, dy: dy, milliseconds: ms); say("ok swipe")
         case "sleep":
-            sleepMicroseconds(Int64(int(1) ?? 0) * 1000); say("ok sleep")
+            sleep(for: .milliseconds(int(1) ?? 0)); say("ok sleep")
         case "echo":
             say(words.dropFirst().joined(separator: " "))
         case "unplug":

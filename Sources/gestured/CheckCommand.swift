@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CommandArguments
 import GestureConfig
 
 let checkHelp = """
@@ -18,26 +19,22 @@ Prints a one-line summary, or every problem as
 
 """
 
+let checkSyntax = CommandSyntax(command: "gestured check", help: checkHelp, options: [
+    .value("--config", "-c", needs: "a file"), .flag("--listen"),
+], unknown: "unknown argument")
+
 func checkMain(_ arguments: [String]) -> Int32 {
     var path: String?
     var purpose = ConfigPurpose.daemon
-    var i = 0
-    while i < arguments.count {
-        let a = arguments[i]
-        switch a {
-        case "-h", "--help":
-            print(checkHelp, terminator: "")
-            return 0
-        case "--listen": purpose = .listen
-        case "--config", "-c":
-            guard i + 1 < arguments.count else { eprint("gestured check: --config needs a file"); return 2 }
-            path = arguments[i + 1]; i += 1
-        default:
-            if a.hasPrefix("--config=") { path = String(a.dropFirst("--config=".count)) }
-            else { eprint("gestured check: unknown argument '\(a)'\n\n" + checkHelp, terminator: ""); return 2 }
+    let parsed = checkSyntax.parse(arguments)
+    for argument in parsed.arguments {
+        switch argument {
+        case .flag("--listen"): purpose = .listen
+        case .value("--config", let v): path = v
+        default: fatalError("gestured bug: check's syntax has no \(argument)")
         }
-        i += 1
     }
+    if let stop = parsed.stop { return stop.report() }
     if purpose == .listen && path == nil {
         path = (getenv("HOME").map { String(cString: $0) } ?? "") + "/.config/gestured/config.yaml"
     }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CommandArguments
 import GestureCore
 import GestureWire
 import LinuxInput
@@ -16,7 +17,10 @@ private let devicesHelp = """
 
       --json    one JSON object per device
     Exit status: 0 with at least one device, 1 with none, 2 on a usage error.
+
     """
+
+private let devicesSyntax = CommandSyntax(command: "gestured devices", help: devicesHelp, options: [.flag("--json")])
 
 /// One line of `gestured devices`.
 func describeDevice(node: String, _ d: DeviceDescription) -> String {
@@ -30,13 +34,14 @@ func describeDevice(node: String, _ d: DeviceDescription) -> String {
 
 func devicesMain(_ arguments: [String]) -> Int32 {
     var json = false
-    for a in arguments {
-        switch a {
-        case "--help", "-h": print(devicesHelp); return 0
-        case "--json": json = true
-        default: eprint("gestured devices: unknown option '\(a)'\n\n" + devicesHelp); return 2
+    let parsed = devicesSyntax.parse(arguments)
+    for argument in parsed.arguments {
+        switch argument {
+        case .flag("--json"): json = true
+        default: fatalError("gestured bug: devices' syntax has no \(argument)")
         }
     }
+    if let stop = parsed.stop { return stop.report() }
     let monitor: DeviceMonitor
     do { monitor = try DeviceMonitor() } catch {
         if error.isDeviceGone {

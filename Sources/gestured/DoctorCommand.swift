@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CommandArguments
 import GestureConfig
 
 let doctorHelp = """
@@ -20,6 +21,10 @@ let doctorHelp = """
     2 on a usage error.
 
     """
+
+let doctorSyntax = CommandSyntax(command: "gestured doctor", help: doctorHelp, options: [
+    .value("--config", "-c"), .value("--socket"), .value("--service"),
+], unknown: "unknown argument")
 
 /// One finding: `ok`, a `problem` (with how to fix it), or a `note` that does not fail the run.
 struct Finding {
@@ -46,25 +51,16 @@ struct DoctorOptions {
 
 func doctorMain(_ arguments: [String]) -> Int32 {
     var o = DoctorOptions()
-    var i = 0
-    while i < arguments.count {
-        let a = arguments[i]
-        func value() -> String? {
-            guard i + 1 < arguments.count else { eprint("gestured doctor: \(a) needs a value"); return nil }
-            i += 1
-            return arguments[i]
+    let parsed = doctorSyntax.parse(arguments)
+    for argument in parsed.arguments {
+        switch argument {
+        case .value("--config", let v): o.configPath = v
+        case .value("--socket", let v): o.socketPath = v
+        case .value("--service", let v): o.service = v.contains(".") ? v : v + ".service"
+        default: fatalError("gestured bug: doctor's syntax has no \(argument)")
         }
-        switch a {
-        case "-h", "--help": print(doctorHelp, terminator: ""); return 0
-        case "--config", "-c": guard let v = value() else { return 2 }; o.configPath = v
-        case "--socket": guard let v = value() else { return 2 }; o.socketPath = v
-        case "--service": guard let v = value() else { return 2 }; o.service = v.contains(".") ? v : v + ".service"
-        default:
-            eprint("gestured doctor: unknown argument '\(a)'\n\n" + doctorHelp, terminator: "")
-            return 2
-        }
-        i += 1
     }
+    if let stop = parsed.stop { return stop.report() }
     var findings: [Finding] = []
     let config = Doctor.checkConfig(o.configPath, &findings)
     Doctor.checkGroups(&findings)

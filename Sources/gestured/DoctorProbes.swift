@@ -5,6 +5,7 @@ import GestureConfig
 import GestureCore
 import GestureDaemon
 import LinuxInput
+import LinuxSystem
 
 /// The `gestured doctor` checks that talk to something: the devices (open, classify, try a grab),
 /// the daemon's socket, and systemd.
@@ -28,7 +29,7 @@ extension Doctor {
                     out.append(describe(dev, evdev.description, mode: monitor.mode))
                     if ioctl(evdev.fd, eviocgrab, Int32(1)) == 0 {
                         _ = ioctl(evdev.fd, eviocgrab, Int32(0))
-                    } else if errno == EBUSY {
+                    } else if SystemError.last == .busy {
                         out.append(.problem("grab", "\(dev.node) is grabbed by another process (EVIOCGRAB): gestured gets no events from it",
                                             fix: "find it with `sudo fuser -v \(dev.node)` and stop it (evtest --grab, a remapper, another gesture tool)"))
                     }
@@ -74,11 +75,12 @@ extension Doctor {
         }
         let connection: DaemonConnection
         do { connection = try DaemonConnection(path: path) } catch {
-            let e = error.errno
-            let fix = e == EACCES ? "ask to be added to the socket's group (sudo usermod -aG GROUP \(userName(geteuid())))"
-                : e == ECONNREFUSED ? "a stale socket: nobody listens; restart the daemon (sudo systemctl restart gestured.socket)"
-                : "check that the daemon runs: systemctl status gestured"
-            out.append(.problem("socket", "cannot connect to \(path) (\(who)): \(String(cString: strerror(e)))", fix: fix))
+            let fix = switch error.error {
+            case .permissionDenied: "ask to be added to the socket's group (sudo usermod -aG GROUP \(userName(geteuid())))"
+            case .connectionRefused: "a stale socket: nobody listens; restart the daemon (sudo systemctl restart gestured.socket)"
+            default: "check that the daemon runs: systemctl status gestured"
+            }
+            out.append(.problem("socket", "cannot connect to \(path) (\(who)): \(error.error)", fix: fix))
             return
         }
         var tv = timeval(tv_sec: 5, tv_usec: 0)
@@ -143,12 +145,12 @@ extension Doctor {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             let n = chunk.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            if n < 0 && SystemError.last == .interrupted { continue }
             if n <= 0 { break }
             out.append(contentsOf: chunk[0..<n])
         }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        while waitpid(pid, &status, 0) < 0 && SystemError.last == .interrupted {}
         return String(decoding: out, as: UTF8.self)
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CommandArguments
 import GestureConfig
 import GestureCore
 import GestureDaemon
@@ -27,29 +28,28 @@ let listenUsage = """
 
     """
 
+let listenSyntax = CommandSyntax(command: "gestured listen", help: listenUsage, options: [
+    .flag("--print-app"), .value("--config"), .value("--socket"), .value("--focus-backend"),
+])
+
 func listenMain(_ arguments: [String]) -> Int32 {
     var configPath: String?
     var socketPath: String?
     var focusChoice = FocusChoice.auto
     var printApp = false
-    var i = 0
-    while i < arguments.count {
-        let a = arguments[i]
-        switch a {
-        case "-h", "--help": print(listenUsage, terminator: ""); return 0
-        case "--print-app": printApp = true
-        case "--config", "--socket", "--focus-backend":
-            guard i + 1 < arguments.count else { eprint("gestured listen: \(a) needs a value"); return 2 }
-            i += 1
-            if a == "--config" { configPath = arguments[i] } else if a == "--socket" { socketPath = arguments[i] }
-            else if let c = FocusChoice(arguments[i]) { focusChoice = c }
-            else { eprint("gestured listen: unknown focus backend '\(arguments[i])' (one of: \(FocusChoice.names))"); return 2 }
-        default:
-            eprint("gestured listen: unknown option '\(a)'\n\n" + listenUsage, terminator: "")
-            return 2
+    let parsed = listenSyntax.parse(arguments)
+    for argument in parsed.arguments {
+        switch argument {
+        case .flag("--print-app"): printApp = true
+        case .value("--config", let v): configPath = v
+        case .value("--socket", let v): socketPath = v
+        case .value("--focus-backend", let v):
+            guard let c = FocusChoice(v) else { return listenSyntax.invalid("unknown focus backend '\(v)' (one of: \(FocusChoice.names))").report() }
+            focusChoice = c
+        default: fatalError("gestured bug: listen's syntax has no \(argument)")
         }
-        i += 1
     }
+    if let stop = parsed.stop { return stop.report() }
     // A parent may hand us blocked or ignored signals (Dispatch threads block them): make SIGTERM
     // and SIGINT stop us as they should.
     var set = sigset_t()

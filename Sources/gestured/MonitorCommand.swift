@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CommandArguments
 import GestureCore
 import GestureDaemon
 import GestureWire
@@ -19,27 +20,24 @@ let monitorUsage = """
 
     """
 
+let monitorSyntax = CommandSyntax(command: "gestured monitor", help: monitorUsage, options: [
+    .flag("--json"), .value("--socket", needs: "a path"), .value("--subscribe", needs: "a JSON line"),
+])
+
 func monitorMain(_ arguments: [String]) -> Int32 {
     var path = "/run/gestured/gestured.sock"
     var json = false
     var subscribe: String?
-    var i = 0
-    while i < arguments.count {
-        switch arguments[i] {
-        case "-h", "--help": print(monitorUsage, terminator: ""); return 0
-        case "--json": json = true
-        case "--socket":
-            guard i + 1 < arguments.count else { eprint("gestured monitor: --socket needs a path"); return 2 }
-            i += 1; path = arguments[i]
-        case "--subscribe":
-            guard i + 1 < arguments.count else { eprint("gestured monitor: --subscribe needs a JSON line"); return 2 }
-            i += 1; subscribe = arguments[i]
-        default:
-            eprint("gestured monitor: unknown option '\(arguments[i])'\n\n" + monitorUsage, terminator: "")
-            return 2
+    let parsed = monitorSyntax.parse(arguments)
+    for argument in parsed.arguments {
+        switch argument {
+        case .flag("--json"): json = true
+        case .value("--socket", let v): path = v
+        case .value("--subscribe", let v): subscribe = v
+        default: fatalError("gestured bug: monitor's syntax has no \(argument)")
         }
-        i += 1
     }
+    if let stop = parsed.stop { return stop.report() }
     let connection: DaemonConnection
     do { connection = try DaemonConnection(path: path) } catch {
         eprint(error.description)

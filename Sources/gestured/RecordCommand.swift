@@ -1,9 +1,12 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GestureDaemon
+import CommandArguments
 import GestureCore
 import GestureRecording
 import LinuxInput
+import LinuxSystem
 
 private let recordHelp = """
     usage: gestured record [DEVICE] [-o FILE] [--seconds N]
@@ -17,34 +20,31 @@ private let recordHelp = """
       -o, --output FILE   write to FILE instead of standard output
       --seconds N         stop after N seconds of recording (default: until interrupted)
     Attach the file to a bug report: it holds the device description and what your fingers did.
+
     """
+
+private let recordSyntax = CommandSyntax(command: "gestured record", help: recordHelp, options: [
+    .value("--output", "-o"), .value("--seconds"),
+], positionals: 1, unknown: "unexpected argument")
 
 func recordMain(_ arguments: [String]) -> Int32 {
     var device: String?
     var output: String?
     var seconds: Double?
-    var i = 0
-    while i < arguments.count {
-        let a = arguments[i]
-        switch a {
-        case "--help", "-h": print(recordHelp); return 0
-        case "-o", "--output", "--seconds":
-            guard i + 1 < arguments.count else { eprint("gestured record: \(a) needs a value"); return 2 }
-            i += 1
-            if a == "--seconds" {
-                guard let s = Double(arguments[i]), s > 0 else {
-                    eprint("gestured record: --seconds expects a positive number, got '\(arguments[i])'"); return 2
-                }
-                seconds = s
-            } else { output = arguments[i] }
-        default:
-            if a.hasPrefix("-") || device != nil {
-                eprint("gestured record: unexpected argument '\(a)'\n\n" + recordHelp); return 2
-            }
-            device = a
+    let parsed = recordSyntax.parse(arguments)
+    for argument in parsed.arguments {
+        switch argument {
+        case .value("--output", let v): output = v
+        case .value("--seconds", let v):
+            guard let s = Double(v), s > 0 else { return recordSyntax.invalid("--seconds expects a positive number, got '\(v)'").report() }
+            seconds = s
+        // Standard input is no device.
+        case .positional("-"): return recordSyntax.unknownWord("-").report()
+        case .positional(let p): device = p
+        default: fatalError("gestured bug: record's syntax has no \(argument)")
         }
-        i += 1
     }
+    if let stop = parsed.stop { return stop.report() }
 
     guard let node = chooseDevice(device) else { return 1 }
     let evdev: EvdevDevice
@@ -55,31 +55,30 @@ func recordMain(_ arguments: [String]) -> Int32 {
     var fd: Int32 = 1
     if let output {
         fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { eprint("gestured record: cannot write \(output): \(String(cString: strerror(errno)))"); return 1 }
+        guard fd >= 0 else { eprint("gestured record: cannot write \(output): \(SystemError.last)"); return 1 }
     }
     defer { if fd != 1 { close(fd) } }
     guard writeRecording(fd, EvemuWriter.header(evdev.description)) else { return 1 }
     eprint("gestured record: recording \(TextEscaping.escaped(evdev.description.name)) (\(node)); Ctrl-C stops")
 
     var origin: Instant?
-    var start = timespec(); clock_gettime(CLOCK_MONOTONIC, &start)
+    let end = seconds.map { MonotonicClock.now() + .microseconds(Int64($0 * 1_000_000)) }
     while true {
         var timeoutMs: Int32 = -1
-        if let seconds {
-            var now = timespec(); clock_gettime(CLOCK_MONOTONIC, &now)
-            let elapsed = Double(now.tv_sec - start.tv_sec) + Double(now.tv_nsec - start.tv_nsec) / 1e9
-            if elapsed >= seconds { return 0 }
-            timeoutMs = Int32(max(1, (seconds - elapsed) * 1000))
+        if let end {
+            let left = end - MonotonicClock.now()
+            if left <= .zero { return 0 }
+            timeoutMs = Int32(clamping: max(1, (left.totalMicroseconds + 999) / 1000))
         }
         var pfd = pollfd(fd: evdev.fd, events: Int16(POLLIN), revents: 0)
         let n = poll(&pfd, 1, timeoutMs)
-        if n < 0 && errno == EINTR { continue }
+        if n < 0 && SystemError.last == .interrupted { continue }
         if n <= 0 { continue }
         let result = evdev.readAvailable()
         var text = ""
         for var e in result.events {
             if origin == nil { origin = e.time }
-            e.time = Instant(microseconds: e.time.microseconds - origin!.microseconds)
+            e.time = .zero + (e.time - origin!)
             text += EvemuWriter.eventLine(e)
         }
         guard writeRecording(fd, text) else { return 1 }
@@ -126,7 +125,7 @@ private func chooseDevice(_ wanted: String?) -> String? {
 /// Writes recording text; says why when the write fails.
 private func writeRecording(_ fd: Int32, _ text: String) -> Bool {
     guard writeAll(fd, text) else {
-        eprint("gestured record: write failed: \(String(cString: strerror(errno)))")
+        eprint("gestured record: write failed: \(SystemError.last)")
         return false
     }
     return true

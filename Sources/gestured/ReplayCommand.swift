@@ -1,9 +1,12 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GestureDaemon
+import CommandArguments
 import GestureCore
 import GestureRecording
 import GestureWire
+import LinuxSystem
 
 let replayUsage = """
     usage: gestured replay [--json] [--frames] [--device-description DESC] FILE|-
@@ -25,6 +28,10 @@ let replayUsage = """
 
     """
 
+let replaySyntax = CommandSyntax(command: "gestured replay", help: replayUsage, options: [
+    .flag("--json"), .flag("--frames"), .value("--device-description", needs: "a file"),
+], positionals: 1, surplus: { "gestured replay: one recording at a time (got '\($0)' and '\($1)')\n" })
+
 /// Buffered standard output.
 struct OutputBuffer {
     var text = ""
@@ -38,7 +45,7 @@ struct OutputBuffer {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes { write(1, $0.baseAddress! + offset, $0.count - offset) }
-            if n <= 0 { if n < 0 && errno == EINTR { continue }; return }
+            if n <= 0 { if n < 0 && SystemError.last == .interrupted { continue }; return }
             offset += n
         }
     }
@@ -48,31 +55,17 @@ func replayMain(_ arguments: [String]) -> Int32 {
     var json = false, frames = false
     var descPath: String?
     var file: String?
-    var i = 0
-    while i < arguments.count {
-        let a = arguments[i]
-        switch a {
-        case "--json": json = true
-        case "--frames": frames = true
-        case "-h", "--help": print(replayUsage, terminator: ""); return 0
-        case "--device-description":
-            guard i + 1 < arguments.count else { eprint("gestured replay: --device-description needs a file"); return 2 }
-            i += 1; descPath = arguments[i]
-        default:
-            if a.hasPrefix("--device-description=") {
-                descPath = String(a.dropFirst("--device-description=".count))
-            } else if a.hasPrefix("-") && a != "-" {
-                eprint("gestured replay: unknown option '\(a)'\n\n" + replayUsage, terminator: "")
-                return 2
-            } else if file != nil {
-                eprint("gestured replay: one recording at a time (got '\(file!)' and '\(a)')")
-                return 2
-            } else {
-                file = a
-            }
+    let parsed = replaySyntax.parse(arguments)
+    for argument in parsed.arguments {
+        switch argument {
+        case .flag("--json"): json = true
+        case .flag("--frames"): frames = true
+        case .value("--device-description", let v): descPath = v
+        case .positional(let p): file = p
+        default: fatalError("gestured bug: replay's syntax has no \(argument)")
         }
-        i += 1
     }
+    if let stop = parsed.stop { return stop.report() }
     guard let file else { eprint(replayUsage, terminator: ""); return 2 }
 
     var out = OutputBuffer()
@@ -106,14 +99,15 @@ func replayStream(file: String, descPath: String?, afterChunk: () -> Void = {},
                   _ emit: (GestureJSON.DeviceInfo, Instant, GesturePipeline.Output) -> Void) throws(RecordingError) {
     let name = file == "-" ? "<stdin>" : file
     let fd: Int32 = file == "-" ? 0 : open(file, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw RecordingError(file: name, line: 0, message: "cannot open: \(String(cString: strerror(errno)))") }
+    guard fd >= 0 else { throw RecordingError(file: name, line: 0, message: "cannot open: \(SystemError.last)") }
     defer { if fd != 0 { close(fd) } }
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     func read() throws(RecordingError) -> ArraySlice<UInt8> {
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n >= 0 { return chunk[0..<n] }
-            if errno != EINTR { throw RecordingError(file: name, line: 0, message: "cannot read: \(String(cString: strerror(errno)))") }
+            let error = SystemError.last
+            if error != .interrupted { throw RecordingError(file: name, line: 0, message: "cannot read: \(error)") }
         }
     }
     var first = try read()

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CommandArguments
 import GestureDaemon
 
 let runUsage = """
@@ -29,6 +30,11 @@ let runUsage = """
 
     """
 
+let runSyntax = CommandSyntax(command: "gestured run", help: runUsage, options: [
+    .value("--config"), .value("--socket"), .value("--replay"), .flag("--replay-loop"),
+    .value("--replay-delay"), .value("--replay-wait-for-clients"), .flag("--no-discovery"),
+])
+
 func runMain(_ arguments: [String]) -> Int32 {
     var o = DaemonOptions()
     o.daemonVersion = version
@@ -40,45 +46,25 @@ func runMain(_ arguments: [String]) -> Int32 {
         p += 1
     }
     o.environment = env
-    var i = 0
-    func value(_ name: String) -> String? {
-        guard i + 1 < arguments.count else { eprint("gestured run: \(name) needs a value"); return nil }
-        i += 1
-        return arguments[i]
-    }
-    while i < arguments.count {
-        let a = arguments[i]
-        switch a {
-        case "-h", "--help": print(runUsage, terminator: ""); return 0
-        case "--config": guard let v = value(a) else { return 2 }; o.configPath = v
-        case "--socket": guard let v = value(a) else { return 2 }; o.socketPath = v
-        case "--replay": guard let v = value(a) else { return 2 }; o.replays.append(v)
-        case "--replay-loop": o.replayLoop = true
-        case "--replay-wait-for-clients":
-            guard let v = value(a) else { return 2 }
-            guard let n = Int(v), n >= 0 else { eprint("gestured run: --replay-wait-for-clients expects a count, got '\(v)'"); return 2 }
+    let parsed = runSyntax.parse(arguments)
+    for argument in parsed.arguments {
+        switch argument {
+        case .value("--config", let v): o.configPath = v
+        case .value("--socket", let v): o.socketPath = v
+        case .value("--replay", let v): o.replays.append(v)
+        case .flag("--replay-loop"): o.replayLoop = true
+        case .value("--replay-wait-for-clients", let v):
+            guard let n = Int(v), n >= 0 else { return runSyntax.invalid("--replay-wait-for-clients expects a count, got '\(v)'").report() }
             o.replayWaitForClients = n
-        case "--no-discovery": o.discoverDevices = false
-        case "--replay-delay":
-            guard let v = value(a) else { return 2 }
+        case .flag("--no-discovery"): o.discoverDevices = false
+        case .value("--replay-delay", let v):
             // At most a day: `inf` or 1e300 would trap in the conversion to microseconds.
-            guard let s = Double(v), s >= 0, s <= 86_400 else { eprint("gestured run: --replay-delay expects seconds 0…86400, got '\(v)'"); return 2 }
+            guard let s = Double(v), s >= 0, s <= 86_400 else { return runSyntax.invalid("--replay-delay expects seconds 0…86400, got '\(v)'").report() }
             o.replayDelay = .microseconds(Int64(s * 1_000_000))
-        default:
-            if let eq = a.firstIndex(of: "="), a.hasPrefix("--") {
-                let name = String(a[..<eq]), v = String(a[a.index(after: eq)...])
-                switch name {
-                case "--config": o.configPath = v; i += 1; continue
-                case "--socket": o.socketPath = v; i += 1; continue
-                case "--replay": o.replays.append(v); i += 1; continue
-                default: break
-                }
-            }
-            eprint("gestured run: unknown option '\(a)'\n\n" + runUsage, terminator: "")
-            return 2
+        default: fatalError("gestured bug: run's syntax has no \(argument)")
         }
-        i += 1
     }
+    if let stop = parsed.stop { return stop.report() }
     let daemon: Daemon
     do { daemon = try Daemon(options: o) } catch {
         // Through the logger: under journald the line carries its priority (<3>) like every other.

@@ -3,7 +3,8 @@
 #
 # Each fuzz target is one file Tests/Fuzz/targets/<name>.swift with a
 # `@_cdecl("LLVMFuzzerTestOneInput")` entry and a `// fuzz-modules: A B C` line naming the package
-# modules it needs, in dependency order. Every module's sources are compiled with coverage
+# modules it needs, in dependency order (GestureTestSupport, the test suites' devices and event
+# helpers, is built from Tests/Support like any module). Every module's sources are compiled with coverage
 # instrumentation (`swiftc -sanitize=fuzzer`) into a static library, then linked with the entry.
 #
 # Usage: Tests/Fuzz/build.sh [target...]      (default: every target)
@@ -17,13 +18,16 @@ mkdir -p "$out/mod" "$out/bin"
 swiftc="${SWIFTC:-swiftc}"
 common="-parse-as-library -O -g -sanitize=$san -swift-version 6 -I $root/Sources/CYAML -I $root/Sources/CLibevdev -I $out/mod"
 
-# Compiles one package module (Sources/<m>) into a static library + .swiftmodule.
+# Compiles one package module (Sources/<m>, Tests/Support for GestureTestSupport) into a static
+# library + .swiftmodule.
 build_module() {
   m="$1"
   stamp="$out/mod/$m.stamp"
-  srcs=$(find "$root/Sources/$m" -name '*.swift' | sort)
+  dir="$root/Sources/$m"
+  [ "$m" = GestureTestSupport ] && dir="$root/Tests/Support"
+  srcs=$(find "$dir" -name '*.swift' | sort)
   # Rebuild when any source is newer than the last build.
-  if [ -f "$stamp" ] && [ -z "$(find "$root/Sources/$m" -name '*.swift' -newer "$stamp")" ]; then
+  if [ -f "$stamp" ] && [ -z "$(find "$dir" -name '*.swift' -newer "$stamp")" ]; then
     return 0
   fi
   echo "fuzz build: module $m"

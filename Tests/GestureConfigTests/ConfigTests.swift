@@ -1,5 +1,6 @@
 import GestureConfig
 import GestureCore
+import GestureTestSupport
 import Testing
 
 /// Parses `text` expecting failure; returns the diagnostics.
@@ -14,17 +15,13 @@ private func errors(_ text: String, file: String = "t.yaml") -> [ConfigDiagnosti
 }
 
 private func touchpad(name: String = "Synaptics TM3053-004", vendor: UInt16 = 0x06cb, product: UInt16 = 0x0001) -> DeviceDescription {
-    DeviceDescription(name: name, vendor: vendor, product: product,
-                      codes: [EventType.key: [KeyCode.btnToolFinger, KeyCode.btnTouch]],
-                      absInfo: [AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 1000, resolution: 10),
-                                AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 700, resolution: 10)])
+    TestDevices.anonymous(name, x: TestDevices.axis(0, 1000, 10), y: TestDevices.axis(0, 700, 10), properties: [],
+                          keys: [KeyCode.btnToolFinger, KeyCode.btnTouch], vendor: vendor, product: product)
 }
 
 private func touchscreen(name: String = "ELAN Touchscreen") -> DeviceDescription {
-    DeviceDescription(name: name, vendor: 0x04f3, product: 0x2b7c, properties: [InputProperty.direct],
-                      codes: [EventType.key: [KeyCode.btnTouch]],
-                      absInfo: [AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 3000, resolution: 10),
-                                AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 2000, resolution: 10)])
+    TestDevices.anonymous(name, x: TestDevices.axis(0, 3000, 10), y: TestDevices.axis(0, 2000, 10),
+                          vendor: 0x04f3, product: 0x2b7c)
 }
 
 @Suite struct ConfigParsingTests {

@@ -1,4 +1,5 @@
 import GestureCore
+import GestureTestSupport
 import Testing
 
 /// Random touch input (deterministic): whatever the fingers do, the arena's output keeps its
@@ -107,7 +108,7 @@ import Testing
     @Test func randomInput_exercisesManyKinds() {
         var kinds = Set<GestureKind>(), phases = Set<GesturePhase>()
         for seed in 0..<40 {
-            for e in randomRun(device: Devices.touchscreen(), seed: UInt64(seed) &* 7919).events {
+            for e in randomRun(device: ScenarioDevices.touchscreen(), seed: UInt64(seed) &* 7919).events {
                 kinds.insert(e.kind); phases.insert(e.phase)
             }
         }
@@ -118,12 +119,12 @@ import Testing
     @Test(arguments: 0..<40)
     func randomInput_keepsEventContracts_touchscreen(seed: Int) {
         let s = UInt64(seed) &* 7919
-        checkContracts(randomRun(device: Devices.touchscreen(), seed: s), seed: s)
+        checkContracts(randomRun(device: ScenarioDevices.touchscreen(), seed: s), seed: s)
     }
     @Test(arguments: 0..<40)
     func randomInput_keepsEventContracts_touchpads(seed: Int) {
         let s = UInt64(seed) &* 104_729
-        let device = seed % 2 == 0 ? Devices.touchpad() : Devices.touchpad(semiMT: true, slots: 2)
+        let device = seed % 2 == 0 ? ScenarioDevices.touchpad() : ScenarioDevices.touchpad(semiMT: true, slots: 2)
         checkContracts(randomRun(device: device, seed: s), seed: s)
     }
 }

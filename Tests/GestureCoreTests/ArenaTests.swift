@@ -1,9 +1,10 @@
 import GestureCore
+import GestureTestSupport
 import Testing
 
 @Suite struct ArenaTests {
-    let pad = Devices.touchpad()
-    let screen = Devices.touchscreen()
+    let pad = ScenarioDevices.touchpad()
+    let screen = ScenarioDevices.touchscreen()
 
     @Test func arena_resynchronizedFrame_cancelsPanAndIgnoresTouchesUntilLift() {
         check("""
@@ -111,8 +112,7 @@ import Testing
     @Test func arena_bogusToolCount_onAProtocolADevice_isIgnored() {
         // N-Trig sends BTN_TOOL_DOUBLETAP with one contact: it is a 1-finger tap.
         let x = AbsInfo(minimum: 0, maximum: 9600), y = AbsInfo(minimum: 0, maximum: 7200)
-        let ntrig = DeviceDescription(name: "N-Trig-like", codes: [EventType.key: [KeyCode.btnTouch, KeyCode.btnToolDoubleTap]],
-                                      absInfo: [AbsCode.mtPositionX: x, AbsCode.mtPositionY: y])
+        let ntrig = TestDevices.anonymous("N-Trig-like", x: x, y: y, properties: [], keys: [KeyCode.btnTouch, KeyCode.btnToolDoubleTap])
         #expect(ntrig.contactProtocol == .anonymous)
         check("down 1 at (50,50) at 0ms; count 2 at 0ms; up 1 at 80ms; count 0 at 80ms", on: ntrig,
               expect: "tap recognized fingers=1", bound: [.tap])

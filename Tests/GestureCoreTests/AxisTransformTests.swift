@@ -1,28 +1,21 @@
 import Testing
 @testable import GestureCore
+import GestureTestSupport
 
 /// A rotated touchscreen: 200 × 100 mm, 10 units per mm, protocol B.
 @Suite struct AxisTransformTests {
-    let screen = DeviceDescription(
-        name: "rotated panel", properties: [InputProperty.direct],
-        codes: [EventType.key: [KeyCode.btnTouch]],
-        absInfo: [
-            AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 9),
-            AbsCode.mtTrackingId: AbsInfo(minimum: 0, maximum: 65535),
-            AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 2000, resolution: 10),
-            AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 1000, resolution: 10),
-        ])
+    let screen = TestDevices.slots("rotated panel", slots: 10, x: TestDevices.axis(0, 2000, 10), y: TestDevices.axis(0, 1000, 10))
 
     /// One finger down at device units (x, y); returns where the decoder puts it, in mm.
     func touchDown(at x: Int32, _ y: Int32, _ t: AxisTransform) -> (x: Double, y: Double, width: Double, height: Double)? {
         let device = t.apply(to: screen)
         var decoder = SlotDecoder(device: device)
         let raw = [
-            InputEvent(time: .zero, type: EventType.abs, code: AbsCode.mtTrackingId, value: 1),
-            InputEvent(time: .zero, type: EventType.abs, code: AbsCode.mtPositionX, value: x),
-            InputEvent(time: .zero, type: EventType.abs, code: AbsCode.mtPositionY, value: y),
-            InputEvent(time: .zero, type: EventType.key, code: KeyCode.btnTouch, value: 1),
-            InputEvent(time: .zero, type: EventType.syn, code: SynCode.report, value: 0),
+            ev(0, EventType.abs, AbsCode.mtTrackingId, 1),
+            ev(0, EventType.abs, AbsCode.mtPositionX, x),
+            ev(0, EventType.abs, AbsCode.mtPositionY, y),
+            ev(0, EventType.key, KeyCode.btnTouch, 1),
+            ev(0, EventType.syn, SynCode.report, 0),
         ]
         var frame: TouchFrame?
         for e in raw { if let f = decoder.decode(t.apply(e, device: screen)) { frame = f } }
@@ -69,9 +62,9 @@ import Testing
 
     @Test func test_otherEvents_passUnchanged() {
         let t = AxisTransform(rotationDegrees: 90, invertX: true)
-        let e = InputEvent(time: .zero, type: EventType.abs, code: AbsCode.mtTrackingId, value: 7)
+        let e = ev(0, EventType.abs, AbsCode.mtTrackingId, 7)
         #expect(t.apply(e, device: screen) == e)
-        let k = InputEvent(time: .zero, type: EventType.key, code: KeyCode.btnTouch, value: 1)
+        let k = ev(0, EventType.key, KeyCode.btnTouch, 1)
         #expect(t.apply(k, device: screen) == k)
     }
 }

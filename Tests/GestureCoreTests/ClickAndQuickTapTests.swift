@@ -1,11 +1,12 @@
 import GestureCore
+import GestureTestSupport
 import Testing
 
 /// Physical clicks are not taps; quick taps tolerate a little more end displacement; an edge
 /// swipe only where it is bound.
 @Suite struct ClickAndQuickTapTests {
-    let pad = Devices.touchpad()
-    let screen = Devices.touchscreen()
+    let pad = ScenarioDevices.touchpad()
+    let screen = ScenarioDevices.touchscreen()
     let noDouble = Set(GestureKind.all).subtracting([.doubleTap])
 
     // MARK: clicks

@@ -17,7 +17,7 @@ struct Feed {
     }
 
     mutating func event(_ type: UInt16, _ code: UInt16, _ value: Int32) {
-        let e = InputEvent(time: .milliseconds(ms), type: type, code: code, value: value)
+        let e = ev(ms, type, code, value)
         if let f = decoder.decode(e) { frames.append(f) }
     }
     mutating func abs(_ code: UInt16, _ value: Int32) { event(EventType.abs, code, value) }
@@ -254,10 +254,10 @@ extension TouchFrame {
         // A recording starts at a large timestamp; the watchdog is asked between its first events.
         var d = SlotDecoder(device: TestDevices.screen)
         let t = Instant(microseconds: 1_330_000_000_000_000)
-        _ = d.decode(InputEvent(time: t, type: EventType.abs, code: AbsCode.mtTrackingId, value: 7))
+        _ = d.decode(ev(at: t, EventType.abs, AbsCode.mtTrackingId, 7))
         #expect(d.checkStuckTouches(at: t) == nil)
-        _ = d.decode(InputEvent(time: t, type: EventType.abs, code: AbsCode.mtPositionX, value: 300))
-        let f = d.decode(InputEvent(time: t, type: EventType.syn, code: SynCode.report, value: 0))
+        _ = d.decode(ev(at: t, EventType.abs, AbsCode.mtPositionX, 300))
+        let f = d.decode(ev(at: t, EventType.syn, SynCode.report, 0))
         #expect(f?.touches.map(\.phase) == [.began])
     }
 

@@ -3,24 +3,21 @@
 // inside the device's surface.
 import Testing
 import GestureCore
+import GestureTestSupport
 
 @Suite struct FuzzSlotDecoderRegressionTests {
     /// The hp8470p touchpad of Tests/Fixtures (protocol B, 2 slots, no resolution, axis minimums
     /// far above 0).
-    static let synaptics = DeviceDescription(
-        name: "SynPS/2 Synaptics TouchPad", bustype: 0x11, vendor: 0x2, product: 0x7,
-        codes: [EventType.key: [KeyCode.btnTouch, KeyCode.btnToolFinger, KeyCode.btnToolDoubleTap,
-                                KeyCode.btnToolTripleTap, KeyCode.btnLeft]],
-        absInfo: [AbsCode.x: AbsInfo(minimum: 1472, maximum: 5728), AbsCode.y: AbsInfo(minimum: 1408, maximum: 4916),
-                  AbsCode.pressure: AbsInfo(minimum: 0, maximum: 255),
-                  AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 1),
-                  AbsCode.mtPositionX: AbsInfo(minimum: 1472, maximum: 5728),
-                  AbsCode.mtPositionY: AbsInfo(minimum: 1408, maximum: 4916),
-                  AbsCode.mtTrackingId: AbsInfo(minimum: 0, maximum: 65535)])
-
-    static func event(_ us: Int64, _ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEvent {
-        InputEvent(time: Instant(microseconds: us), type: type, code: code, value: value)
-    }
+    static let synaptics: DeviceDescription = {
+        var d = TestDevices.slots("SynPS/2 Synaptics TouchPad", slots: 2, x: TestDevices.axis(1472, 5728), y: TestDevices.axis(1408, 4916),
+                                  properties: [], keys: [KeyCode.btnTouch, KeyCode.btnToolFinger, KeyCode.btnToolDoubleTap,
+                                                         KeyCode.btnToolTripleTap, KeyCode.btnLeft],
+                                  axes: [AbsCode.x: TestDevices.axis(1472, 5728), AbsCode.y: TestDevices.axis(1408, 4916),
+                                         AbsCode.pressure: TestDevices.axis(0, 255)],
+                                  vendor: 0x2, product: 0x7)
+        d.bustype = 0x11
+        return d
+    }()
 
     static func expectInsideSurface(_ frames: [TouchFrame], _ device: DeviceDescription,
                                     sourceLocation: SourceLocation = #_sourceLocation) {
@@ -41,9 +38,9 @@ import GestureCore
     @Test func test_slotDecoder_whenSlotPositionNeverSent_touchStaysInsideSurface() {
         var decoder = SlotDecoder(device: Self.synaptics)
         let frames = [
-            Self.event(1000, EventType.abs, AbsCode.mtTrackingId, 2255),
-            Self.event(1005, EventType.abs, AbsCode.mtPositionX, 5647),
-            Self.event(1006, EventType.syn, SynCode.report, 0),
+            ev(us: 1000, EventType.abs, AbsCode.mtTrackingId, 2255),
+            ev(us: 1005, EventType.abs, AbsCode.mtPositionX, 5647),
+            ev(us: 1006, EventType.syn, SynCode.report, 0),
         ].compactMap { decoder.decode($0) }
         #expect(frames.count == 1)
         #expect(frames.first?.touches.count == 1)
@@ -54,15 +51,13 @@ import GestureCore
     /// single-touch touchpad whose axes start at 100: BTN_TOOL_FINGER and ABS_X sent, ABS_Y never;
     /// the touch came out at y = −10 mm. Fixed with the one above.
     @Test func test_slotDecoder_singleTouch_whenYNeverSent_touchStaysInsideSurface() {
-        let device = DeviceDescription(
-            name: "ST pad", codes: [EventType.key: [KeyCode.btnToolFinger, KeyCode.btnToolDoubleTap]],
-            absInfo: [AbsCode.x: AbsInfo(minimum: 100, maximum: 900, resolution: 10),
-                      AbsCode.y: AbsInfo(minimum: 100, maximum: 600, resolution: 10)])
+        let device = TestDevices.singleTouch("ST pad", x: TestDevices.axis(100, 900, 10), y: TestDevices.axis(100, 600, 10),
+                                             properties: [], keys: [KeyCode.btnToolFinger, KeyCode.btnToolDoubleTap])
         var decoder = SlotDecoder(device: device)
         let frames = [
-            Self.event(1000, EventType.key, KeyCode.btnToolFinger, 1),
-            Self.event(1001, EventType.abs, AbsCode.x, 500),
-            Self.event(1002, EventType.syn, SynCode.report, 0),
+            ev(us: 1000, EventType.key, KeyCode.btnToolFinger, 1),
+            ev(us: 1001, EventType.abs, AbsCode.x, 500),
+            ev(us: 1002, EventType.syn, SynCode.report, 0),
         ].compactMap { decoder.decode($0) }
         #expect(frames.contains { !$0.touches.isEmpty })
         Self.expectInsideSurface(frames, device)
@@ -73,18 +68,13 @@ import GestureCore
     /// surface becomes 0 mm tall and the touch lands at y ≈ −2·10¹¹ mm. Reported (DeviceDescription
     /// AbsInfo.range / unitsPerMillimeter, SlotDecoder mm conversion: compute in Int64 or Double).
     @Test func test_slotDecoder_whenAxisSpansAllOfInt32_touchStaysInsideSurface() {
-        let device = DeviceDescription(
-            name: "full-range", properties: [InputProperty.direct], codes: [EventType.key: [KeyCode.btnTouch]],
-            absInfo: [AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 1),
-                      AbsCode.mtTrackingId: AbsInfo(minimum: 0, maximum: 65535),
-                      AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 4095),
-                      AbsCode.mtPositionY: AbsInfo(minimum: Int32.min, maximum: Int32.max)])
+        let device = TestDevices.slots("full-range", slots: 2, x: TestDevices.axis(0, 4095), y: TestDevices.axis(Int32.min, Int32.max))
         var decoder = SlotDecoder(device: device)
         let frames = [
-            Self.event(1000, EventType.abs, AbsCode.mtTrackingId, 1),
-            Self.event(1001, EventType.abs, AbsCode.mtPositionX, 2000),
-            Self.event(1002, EventType.abs, AbsCode.mtPositionY, 12345),
-            Self.event(1003, EventType.syn, SynCode.report, 0),
+            ev(us: 1000, EventType.abs, AbsCode.mtTrackingId, 1),
+            ev(us: 1001, EventType.abs, AbsCode.mtPositionX, 2000),
+            ev(us: 1002, EventType.abs, AbsCode.mtPositionY, 12345),
+            ev(us: 1003, EventType.syn, SynCode.report, 0),
         ].compactMap { decoder.decode($0) }
         #expect(frames.first?.touches.count == 1)
         #expect(device.size.height > 0)
@@ -97,18 +87,13 @@ import GestureCore
     /// should reject such an A: line with its line number; DeviceDescription/SlotDecoder should
     /// not scale by an inverted axis (the kernel's uinput rejects min > max, drivers do not).
     @Test func test_slotDecoder_whenAxisMinimumAboveMaximum_touchStaysInsideSurface() {
-        let device = DeviceDescription(
-            name: "inverted", properties: [InputProperty.direct], codes: [EventType.key: [KeyCode.btnTouch]],
-            absInfo: [AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 1),
-                      AbsCode.mtTrackingId: AbsInfo(minimum: 0, maximum: 65535),
-                      AbsCode.mtPositionX: AbsInfo(minimum: 1600, maximum: 0),
-                      AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 2000)])
+        let device = TestDevices.slots("inverted", slots: 2, x: TestDevices.axis(1600, 0), y: TestDevices.axis(0, 2000))
         var decoder = SlotDecoder(device: device)
         let frames = [
-            Self.event(1000, EventType.abs, AbsCode.mtTrackingId, 1),
-            Self.event(1001, EventType.abs, AbsCode.mtPositionX, 800),
-            Self.event(1002, EventType.abs, AbsCode.mtPositionY, 400),
-            Self.event(1003, EventType.syn, SynCode.report, 0),
+            ev(us: 1000, EventType.abs, AbsCode.mtTrackingId, 1),
+            ev(us: 1001, EventType.abs, AbsCode.mtPositionX, 800),
+            ev(us: 1002, EventType.abs, AbsCode.mtPositionY, 400),
+            ev(us: 1003, EventType.syn, SynCode.report, 0),
         ].compactMap { decoder.decode($0) }
         Self.expectInsideSurface(frames, device)
         #expect(decoder.drainDiagnostics().first?.contains("ABS_MT_POSITION_X minimum 1600 above maximum 0") == true)

@@ -11,8 +11,8 @@ import GestureTestSupport
         // 10 000 events over 1 s, each a different bad slot number.
         for i in 0..<10_000 {
             let t = Instant(microseconds: 1_000_000 + Int64(i) * 100)
-            _ = d.decode(InputEvent(time: t, type: EventType.abs, code: AbsCode.mtSlot, value: 1000 + Int32(i)))
-            _ = d.decode(InputEvent(time: t, type: EventType.syn, code: SynCode.report, value: 0))
+            _ = d.decode(ev(at: t, EventType.abs, AbsCode.mtSlot, 1000 + Int32(i)))
+            _ = d.decode(ev(at: t, EventType.syn, SynCode.report, 0))
             lines += d.drainDiagnostics()
         }
         let slotLines = lines.filter { $0.contains("ABS_MT_SLOT") }
@@ -24,8 +24,8 @@ import GestureTestSupport
         var n = 0
         for i in 0..<2_000 {
             let t = Instant(microseconds: 5_000_000 - Int64(i) * 100)   // backwards
-            _ = d.decode(InputEvent(time: t, type: EventType.abs, code: AbsCode.mtPositionX, value: -50_000 - Int32(i)))
-            _ = d.decode(InputEvent(time: t, type: EventType.syn, code: SynCode.report, value: 0))
+            _ = d.decode(ev(at: t, EventType.abs, AbsCode.mtPositionX, -50_000 - Int32(i)))
+            _ = d.decode(ev(at: t, EventType.syn, SynCode.report, 0))
             n += d.drainDiagnostics().filter { $0.contains("ABS_MT_POSITION_X") }.count
         }
         #expect(n <= 2, "\(n) lines")

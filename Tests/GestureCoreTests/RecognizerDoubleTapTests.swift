@@ -1,9 +1,10 @@
 import GestureCore
+import GestureTestSupport
 import Testing
 
 @Suite struct RecognizerDoubleTapTests {
-    let pad = Devices.touchpad()
-    let screen = Devices.touchscreen()
+    let pad = ScenarioDevices.touchpad()
+    let screen = ScenarioDevices.touchscreen()
 
     @Test func doubleTap_touchpad_secondDownJustWithinGap() {
         check("down 1 at (50,35) at 0ms; up 1 at 80ms; down 1 at (50,35) at 260ms; up 1 at 330ms", on: pad,

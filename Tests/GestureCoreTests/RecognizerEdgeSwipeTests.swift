@@ -1,11 +1,12 @@
 import GestureCore
+import GestureTestSupport
 import Testing
 
 @Suite struct RecognizerEdgeSwipeTests {
     /// 100 × 70 mm: edge zone min(8 mm, 8 % of 70 mm) = 5.6 mm.
-    let pad = Devices.touchpad()
+    let pad = ScenarioDevices.touchpad()
     /// 300 × 200 mm: edge zone 4 mm, commit at 15 mm.
-    let screen = Devices.touchscreen()
+    let screen = ScenarioDevices.touchscreen()
 
     @Test func edgeSwipe_fromLeftEdge_touchpad() {
         let events = check("down 1 at (3,35) at 0ms; move 1 to (24,35) by 100ms; up 1 at 110ms", on: pad,
@@ -67,7 +68,7 @@ import Testing
     }
     @Test func edgeSwipe_unknownSize_zoneIsTwoPercent() {
         // No resolution: nominal 100 mm on the shorter axis, zone 2 mm.
-        let unknown = Devices.touchscreen(width: 400, height: 300, resolution: 0)
+        let unknown = ScenarioDevices.touchscreen(width: 400, height: 300, resolution: 0)
         #expect(!unknown.sizeKnown)
         check("down 1 at (1.5,50) at 0ms; move 1 to (25,50) by 100ms; up 1 at 110ms", on: unknown,
               expect: "edgeSwipe began right edge=left fingers=1; edgeSwipe ended right edge=left fingers=1")

@@ -1,9 +1,10 @@
 import GestureCore
+import GestureTestSupport
 import Testing
 
 @Suite struct RecognizerLongPressTests {
-    let pad = Devices.touchpad()
-    let screen = Devices.touchscreen()
+    let pad = ScenarioDevices.touchpad()
+    let screen = ScenarioDevices.touchscreen()
 
     @Test func longPress_heldPastDuration_beganThenEndedAtLift() {
         check("down 1 at (50,35) at 0ms; up 1 at 700ms", on: pad,

@@ -1,9 +1,10 @@
 import GestureCore
+import GestureTestSupport
 import Testing
 
 @Suite struct RecognizerPanTests {
-    let pad = Devices.touchpad()
-    let screen = Devices.touchscreen()
+    let pad = ScenarioDevices.touchpad()
+    let screen = ScenarioDevices.touchscreen()
 
     @Test func pan_twoFingers_slopEdges() {
         // Touchpad slop for two fingers: 1.5 + 0.5 mm; the move starts after the tap window

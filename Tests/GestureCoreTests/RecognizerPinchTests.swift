@@ -1,8 +1,9 @@
 import GestureCore
+import GestureTestSupport
 import Testing
 
 @Suite struct RecognizerPinchTests {
-    let screen = Devices.touchscreen()
+    let screen = ScenarioDevices.touchscreen()
 
     @Test func pinch_spreadTwoFingers_out() {
         let events = check("down 1 at (100,100), 2 at (140,100) at 0ms; move 1 to (80,100), 2 to (160,100) by 200ms; up 1, 2 at 210ms",
@@ -36,7 +37,7 @@ import Testing
               on: screen, expect: "pinch began fingers=2; pinch ended out fingers=2")    // scale 1.215
     }
     @Test func pinch_semiMT_neverPinches() {
-        let semi = Devices.touchpad(semiMT: true, slots: 2)
+        let semi = ScenarioDevices.touchpad(semiMT: true, slots: 2)
         check("down 1 at (40,30), 2 at (60,40) at 0ms; move 1 to (30,25), 2 to (70,45) by 200ms; up 1, 2 at 210ms",
               on: semi, expect: "nothing", bound: [.pinch, .rotate])
     }

@@ -1,4 +1,5 @@
 import GestureCore
+import GestureTestSupport
 import Testing
 
 /// Move statements turning fingers on a circle around (cx, cy), one frame per 10 ms.
@@ -28,8 +29,8 @@ func turn(fingers: Int, cx: Double, cy: Double, radius: Double, from a0: Double,
 }
 
 @Suite struct RecognizerRotateTests {
-    let screen = Devices.touchscreen()
-    let pad = Devices.touchpad()
+    let screen = ScenarioDevices.touchscreen()
+    let pad = ScenarioDevices.touchpad()
 
     func ups(_ n: Int, _ t: Int) -> String { "up " + (1...n).map(String.init).joined(separator: ", ") + " at \(t)ms" }
 

@@ -1,9 +1,10 @@
 import GestureCore
+import GestureTestSupport
 import Testing
 
 @Suite struct RecognizerSwipeTests {
-    let pad = Devices.touchpad()
-    let screen = Devices.touchscreen()
+    let pad = ScenarioDevices.touchpad()
+    let screen = ScenarioDevices.touchscreen()
 
     @Test func swipe_oneFingerRight_recognizedAtThreshold_notAtLift() {
         // 31 mm in 200 ms, a frame every 10 ms (1.55 mm each): 6 mm is reached at 40 ms.

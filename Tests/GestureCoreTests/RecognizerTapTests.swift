@@ -1,10 +1,11 @@
 import GestureCore
+import GestureTestSupport
 import Testing
 
 /// Tap scenarios (doubleTap unbound unless the test is about the wait, so taps come at lift).
 @Suite struct RecognizerTapTests {
-    let pad = Devices.touchpad()
-    let screen = Devices.touchscreen()
+    let pad = ScenarioDevices.touchpad()
+    let screen = ScenarioDevices.touchscreen()
     let noDouble = Set(GestureKind.all).subtracting([.doubleTap])
 
     @Test func tap_oneFinger_touchpad_recognizedAtLift() {
@@ -72,13 +73,13 @@ import Testing
               expect: "pan began down fingers=1; pan ended down fingers=1", bound: noDouble)
     }
     @Test func tap_semiMT_twoFingers_boxJumpsDoNotFailTheTap() {
-        let semi = Devices.touchpad(semiMT: true, slots: 2)
+        let semi = ScenarioDevices.touchpad(semiMT: true, slots: 2)
         check("down 1 at (40,30), 2 at (60,40) at 0ms; move 1 to (40,25) by 40ms; move 1 to (38,22) by 80ms; up 1, 2 at 120ms",
               on: semi, expect: "tap recognized fingers=2", bound: noDouble)
     }
     @Test func tap_semiMT_countsFromBtnTool() {
         // Two slots, three fingers: BTN_TOOL_TRIPLETAP gives the count, the box corners jump.
-        let semi = Devices.touchpad(semiMT: true, slots: 2)
+        let semi = ScenarioDevices.touchpad(semiMT: true, slots: 2)
         check("""
             down 1 at (40,30), 2 at (45,32) at 0ms
             count 3 at 10ms; move 2 to (60,40) by 10ms

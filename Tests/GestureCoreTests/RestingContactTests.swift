@@ -1,11 +1,12 @@
 import GestureCore
+import GestureTestSupport
 import Testing
 
 /// Resting contacts, thumbs and palms (RestingContacts.swift): a contact still while another
 /// moves is no finger of the mover's gesture; real pinches and rotates still work. Pad: 100 × 70
 /// mm, thumb zone from y = 55 mm, edge zone 5.6 mm.
 @Suite struct RestingContactTests {
-    let pad = Devices.touchpad()
+    let pad = ScenarioDevices.touchpad()
     let onePan = "pan began right fingers=1; swipe recognized right fingers=1; pan ended right fingers=1"
 
     func kinds(_ events: [GestureEvent], fingers: Int) -> Set<GestureKind> {
@@ -35,7 +36,7 @@ import Testing
               on: pad, expect: onePan)
     }
     @Test func restingFinger_fatMovingFinger_isAOneFingerPan() {
-        let pad = Devices.touchpad(touchMajor: true)
+        let pad = ScenarioDevices.touchpad(touchMajor: true)
         check("down 1 at (30,40) at 0ms; major 2 13 at 400ms; down 2 at (50,30) at 400ms; move 2 to (80,30) by 900ms; up 2 at 910ms; up 1 at 1200ms",
               on: pad, expect: onePan)
     }
@@ -90,23 +91,23 @@ import Testing
               on: pad, expect: onePan)
     }
     @Test func thumbMajor_justBelow_isAPivotPinch() {
-        expectTwoFingers("major 1 14.8 at 0ms; down 1 at (40,40), 2 at (60,30) at 0ms; move 2 to (90,30) by 600ms; up 1, 2 at 610ms", on: Devices.touchpad(touchMajor: true))
+        expectTwoFingers("major 1 14.8 at 0ms; down 1 at (40,40), 2 at (60,30) at 0ms; move 2 to (90,30) by 600ms; up 1, 2 at 610ms", on: ScenarioDevices.touchpad(touchMajor: true))
     }
     @Test func thumbMajor_justAbove_rests() {
         check("major 1 15.2 at 0ms; down 1 at (40,40), 2 at (60,30) at 0ms; move 2 to (90,30) by 600ms; up 2 at 610ms; up 1 at 900ms",
-              on: Devices.touchpad(touchMajor: true), expect: onePan)
+              on: ScenarioDevices.touchpad(touchMajor: true), expect: onePan)
     }
     @Test func thumbPressure_justBelow_isAPivotPinch() {
         // 75 % of 0…255 is 191.25: 191 is below, 192 above.
-        expectTwoFingers("pressure 1 191 at 0ms; down 1 at (40,40), 2 at (60,30) at 0ms; move 2 to (90,30) by 600ms; up 1, 2 at 610ms", on: Devices.touchpad(pressureMaximum: 255))
+        expectTwoFingers("pressure 1 191 at 0ms; down 1 at (40,40), 2 at (60,30) at 0ms; move 2 to (90,30) by 600ms; up 1, 2 at 610ms", on: ScenarioDevices.touchpad(pressureMaximum: 255))
     }
     @Test func thumbPressure_justAbove_rests() {
         check("pressure 1 192 at 0ms; down 1 at (40,40), 2 at (60,30) at 0ms; move 2 to (90,30) by 600ms; up 2 at 610ms; up 1 at 900ms",
-              on: Devices.touchpad(pressureMaximum: 255), expect: onePan)
+              on: ScenarioDevices.touchpad(pressureMaximum: 255), expect: onePan)
     }
     @Test func sizeRules_needARealSize() {
         // Without a resolution the touch major is in nominal millimetres: it judges nothing.
-        let pad = Devices.touchpad(resolution: 0, touchMajor: true)
+        let pad = ScenarioDevices.touchpad(resolution: 0, touchMajor: true)
         var arena = RecognizerArena(device: pad, thresholds: .defaults(for: pad))
         let events = Scenario("major 1 30 at 0ms; down 1 at (40,20) at 0ms; move 1 to (60,20) by 400ms; up 1 at 410ms").run(&arena)
         #expect(events.contains { $0.kind == .pan && $0.phase == .began }, "\(events.map(describe))")
@@ -116,15 +117,15 @@ import Testing
 
     @Test func palmMajor_justBelow_pans() {
         check("major 1 24.8 at 0ms; down 1 at (40,20) at 0ms; move 1 to (70,20) by 400ms; up 1 at 410ms",
-              on: Devices.touchpad(touchMajor: true), expect: onePan)
+              on: ScenarioDevices.touchpad(touchMajor: true), expect: onePan)
     }
     @Test func palmMajor_justAbove_makesNothing() {
         check("major 1 25.2 at 0ms; down 1 at (40,20) at 0ms; move 1 to (70,20) by 400ms; up 1 at 410ms",
-              on: Devices.touchpad(touchMajor: true), expect: "nothing")
+              on: ScenarioDevices.touchpad(touchMajor: true), expect: "nothing")
     }
     @Test func palm_besideAMovingFinger_isNoFinger() {
         check("major 1 30 at 0ms; down 1 at (20,50), 2 at (60,20) at 0ms; move 2 to (90,20) by 400ms; up 1, 2 at 410ms",
-              on: Devices.touchpad(touchMajor: true), expect: onePan)
+              on: ScenarioDevices.touchpad(touchMajor: true), expect: onePan)
     }
 
     // MARK: real pinches and rotates still work
@@ -158,7 +159,7 @@ import Testing
     }
     @Test func touchscreen_fingerJoiningAMovingOne_isAFinger() {
         // The Dell Canvas recording: fingers join a stroke in flight and move with it.
-        let screen = Devices.touchscreen()
+        let screen = ScenarioDevices.touchscreen()
         var arena = RecognizerArena(device: screen, thresholds: .defaults(for: screen))
         let events = Scenario("down 1 at (100,100) at 0ms; move 1 to (100,60) by 300ms; down 2 at (130,60) at 300ms; move 1 to (100,20), 2 to (130,20) by 600ms; up 1, 2 at 610ms").run(&arena)
         #expect(events.contains { $0.kind == .pan && $0.phase == .began && $0.fingers == 2 }, "\(events.map(describe))")

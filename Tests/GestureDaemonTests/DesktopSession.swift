@@ -22,8 +22,12 @@ final class DesktopSession {
     }
 
     deinit {
+        // What the desktop processes started (xterm's cat, foot's sleep) is noted before they
+        // end: see `OrphanedProcess`.
+        let started = children.flatMap { OrphanedProcess.descendants(of: $0.pid) }
         for c in children.reversed() { c.signal(SIGTERM) }
         for c in children { c.reap() }
+        for p in started { p.collect() }
         for fd in xvfbPipe { close(fd) }
         try? FileManager.default.removeItem(atPath: dir)
     }
@@ -116,8 +120,10 @@ final class DesktopSession {
 
     func killSway() {
         guard let c = sway else { return }
+        let started = OrphanedProcess.descendants(of: c.pid)
         c.signal(SIGKILL)
         c.reap()
+        for p in started { p.collect() }
         sway = nil
     }
 
@@ -202,4 +208,52 @@ final class Child {
     }
 
     deinit { if !reaped { kill(pid, SIGKILL); reap() } }
+}
+
+/// A process a desktop process started, by pid and start time (a pid alone may be reused). When
+/// its parent ends first it is orphaned to this test process (a subreaper once any hook runner
+/// ran in it), and its zombie would stay: swift-testing's exit-test monitor waits with
+/// `waitid(P_ALL, WNOWAIT)`, which then reports that zombie forever and never an exit test's
+/// child, so every exit test still running hangs. `collect` reaps exactly such an orphan.
+struct OrphanedProcess {
+    let pid: pid_t
+    let start: Substring
+
+    /// The live descendants of `pid`, children before their own children.
+    static func descendants(of pid: pid_t) -> [OrphanedProcess] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        let children = tasks.flatMap { task -> [pid_t] in
+            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
+            return text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        return children.flatMap { child -> [OrphanedProcess] in
+            guard let s = stat(child) else { return [] }
+            return [OrphanedProcess(pid: child, start: s.start)] + descendants(of: child)
+        }
+    }
+
+    /// Parent, state and start time from /proc/PID/stat; nil once it is gone.
+    static func stat(_ pid: pid_t) -> (parent: pid_t, state: Substring, start: Substring)? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let end = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: end)...].split(separator: " ")
+        guard fields.count > 19, let parent = pid_t(fields[1]) else { return nil }
+        return (parent, fields[0], fields[19])
+    }
+
+    /// Once its parent is gone: reaps it if it is this process's child now (waiting up to 2 s
+    /// for it to end, SIGKILL after 1 s). One that is gone, someone else's child or another
+    /// process with its pid is left alone, so this never takes a child another part waits for.
+    func collect() {
+        for i in 0..<200 {
+            guard let s = Self.stat(pid), s.start == start, s.parent == getpid() else { return }
+            if s.state == "Z" {
+                var status: Int32 = 0
+                _ = waitpid(pid, &status, WNOHANG)
+                return
+            }
+            if i == 100 { kill(pid, SIGKILL) }
+            usleep(10_000)
+        }
+    }
 }

@@ -5,6 +5,7 @@
 import Glibc
 #endif
 import Foundation
+import LinuxSystem
 import Testing
 import GestureConfig
 import GestureCore
@@ -30,10 +31,7 @@ import GestureDaemon
         return n
     }
 
-    static func monotonicMs() -> Int64 {
-        var ts = timespec(); clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
-    }
+    static func monotonicMs() -> Int64 { MonotonicClock.now().microseconds / 1000 }
 
     /// Waits (up to `ms`) until `condition` holds on the runner's statistics.
     static func wait(_ runner: HookRunner, ms: Int64 = 5000, _ condition: (HookStatistics) -> Bool) -> HookStatistics {
@@ -176,7 +174,7 @@ import GestureDaemon
     /// Runs in a child process of its own (an exit test): the fd count and `waitpid(-1)` see only
     /// this runner's work, not the fds and children of suites running in parallel.
     @Test func test_manyHooks_leaveNoFileDescriptorsOrChildrenBehind() async {
-        await #expect(processExitsWith: .success) {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
             let runner = HookRunner(limits: HookLimits(), log: { _, _ in })
             // Warm up (the worker thread's own fds), then measure.
             _ = runner.run(FaultHookTests.binding("echo warm"), event: FaultHookTests.gesture(0), device: FaultHookTests.device)
@@ -201,6 +199,9 @@ import GestureDaemon
                 print("hooks started \(started)/201, exited \(s.exited), fds before \(before) after \(after), unreaped child: \(unreaped)")
                 exit(1)
             }
+        }
+        if let result, result.exitStatus != .exitCode(0) {
+            Issue.record("the child said: \(String(decoding: result.standardOutputContent, as: UTF8.self))")
         }
     }
 }

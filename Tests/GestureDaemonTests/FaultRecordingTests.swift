@@ -3,16 +3,12 @@
 // would replay.
 import Testing
 import GestureCore
+import GestureTestSupport
 import GestureRecording
 
 @Suite struct FaultRecordingTests {
-    static let device = DeviceDescription(
-        name: "fault 10-slot touchscreen", properties: [InputProperty.direct],
-        codes: [EventType.key: [KeyCode.btnTouch]],
-        absInfo: [AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 9),
-                  AbsCode.mtTrackingId: AbsInfo(minimum: 0, maximum: 65535),
-                  AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 4000, resolution: 20),
-                  AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 3000, resolution: 20)])
+    static let device = TestDevices.slots("fault 10-slot touchscreen", slots: 10,
+                                          x: TestDevices.axis(0, 4000, 20), y: TestDevices.axis(0, 3000, 20))
 
     /// 10 000 tracking-id changes over the 10 slots: even changes go through −1 (lift, then a new
     /// contact a frame later), odd ones switch id→id′ in one event (end + begin in one frame), and
@@ -22,9 +18,7 @@ import GestureRecording
         var t: Int64 = 1_000_000
         var slotIDs = [Int32](repeating: -1, count: 10)
         var next: Int32 = 65_000   // wraps at 65 535 partway through
-        func ev(_ type: UInt16, _ code: UInt16, _ value: Int32) {
-            events.append(InputEvent(time: Instant(microseconds: t), type: type, code: code, value: value))
-        }
+        func ev(_ type: UInt16, _ code: UInt16, _ value: Int32) { events.append(GestureTestSupport.ev(us: t, type, code, value)) }
         func syn() { ev(EventType.syn, SynCode.report, 0); t += 4167 }
         var made = 0
         var i = 0

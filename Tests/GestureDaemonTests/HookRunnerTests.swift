@@ -4,6 +4,7 @@ import Glibc
 import GestureConfig
 import GestureCore
 @testable import GestureDaemon
+import LinuxSystem
 import Synchronization
 import Testing
 
@@ -25,8 +26,8 @@ final class LogBox: Sendable {
 
 /// Waits (polling) until `condition` holds or `seconds` pass; the result says which.
 func waitFor(seconds: Double = 15, _ condition: () -> Bool) -> Bool {
-    let end = HookSys.nowNanoseconds() + Int64(seconds * 1e9)
-    while HookSys.nowNanoseconds() < end {
+    let end = MonotonicClock.now() + .microseconds(Int64(seconds * 1e6))
+    while MonotonicClock.now() < end {
         if condition() { return true }
         usleep(10_000)
     }

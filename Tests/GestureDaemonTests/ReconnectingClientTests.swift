@@ -9,6 +9,7 @@ import GestureCore
 import GestureDaemon
 import GestureWire
 import Testing
+import LinuxSystem
 
 /// A listening Unix socket of the test's own.
 private final class TestServer {
@@ -61,7 +62,7 @@ private final class Events: @unchecked Sendable {
             var connections = 0
             client.run { event in
                 switch event {
-                case .connectFailed(let e, _, let first): events.add("failed first=\(first) errno=\(e.errno)")
+                case .connectFailed(let e, _, let first): events.add("failed first=\(first) errno=\(e.error.code)")
                 case .connected: connections += 1; events.add("connected")
                 case .message(let m, _):
                     if case .gesture(let g, let d) = m { events.add("gesture \(g.kind) device \(d.id ?? -1)") }
@@ -85,7 +86,7 @@ private final class Events: @unchecked Sendable {
         #expect(first == subscribe && second == subscribe, "subscribe lines: '\(first)', '\(second)'")
         let got = events.all
         let failures = got.filter { $0.hasPrefix("failed") }
-        #expect(failures.count >= 2 && failures.first == "failed first=true errno=\(ENOENT)"
+        #expect(failures.count >= 2 && failures.first == "failed first=true errno=\(SystemError.noSuchFile.code)"
                 && failures.dropFirst().allSatisfy { $0.hasPrefix("failed first=false") }, "\(failures)")
         #expect(Array(got.drop { $0.hasPrefix("failed") }) == [
             "connected", "hello", "unparsable not json", "gesture pan device 4", "disconnected",

@@ -1,4 +1,5 @@
 import GestureCore
+import GestureTestSupport
 @testable import GestureDaemon
 import Testing
 
@@ -7,15 +8,14 @@ import Testing
 /// units: untransform must undo AxisTransform exactly, for every rotation and inversion.
 @Suite struct TouchPointerMappingTests {
     static let x = AbsInfo(minimum: 0, maximum: 4000), y = AbsInfo(minimum: 0, maximum: 2000)
-    static let device = DeviceDescription(name: "t", codes: [EventType.abs: [AbsCode.mtPositionX, AbsCode.mtPositionY]],
-                                          absInfo: [AbsCode.mtPositionX: x, AbsCode.mtPositionY: y])
+    static let device = TestDevices.anonymous("t", x: x, y: y, properties: [], keys: [])
 
     @Test(arguments: [0, 90, 180, 270], [(false, false), (true, false), (false, true), (true, true)])
     func test_untransform_undoesTheAxisTransform(rotation: Int, inversion: (Bool, Bool)) {
         let t = AxisTransform(rotationDegrees: rotation, invertX: inversion.0, invertY: inversion.1)
         let rawX: Int32 = 400, rawY: Int32 = 600        // 0.1 and 0.3 of their axes: a swap or a mirror shows
-        let ex = t.apply(InputEvent(time: Instant(microseconds: 0), type: EventType.abs, code: AbsCode.mtPositionX, value: rawX), device: Self.device)
-        let ey = t.apply(InputEvent(time: Instant(microseconds: 0), type: EventType.abs, code: AbsCode.mtPositionY, value: rawY), device: Self.device)
+        let ex = t.apply(ev(0, EventType.abs, AbsCode.mtPositionX, rawX), device: Self.device)
+        let ey = t.apply(ev(0, EventType.abs, AbsCode.mtPositionY, rawY), device: Self.device)
         // The user's view: the transformed description's ranges, fractions on its X and Y.
         let view = t.apply(to: Self.device)
         var fx = 0.0, fy = 0.0

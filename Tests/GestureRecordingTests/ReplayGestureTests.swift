@@ -1,5 +1,6 @@
 import Foundation
 import GestureCore
+import GestureTestSupport
 import GestureRecording
 import Testing
 

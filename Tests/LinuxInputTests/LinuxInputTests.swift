@@ -6,6 +6,7 @@ import Glibc
 import Foundation
 import Testing
 @testable import LinuxInput
+import LinuxSystem
 
 /// Open fds of this process whose /proc/self/fd link names `target` (e.g. "/dev/null",
 /// "anon_inode:inotify"). Counting only these keeps the check true while other suites, running
@@ -17,14 +18,14 @@ private func openFdCount(to target: String) -> Int {
 
 @Suite struct InputErrorTests {
     @Test func test_description_whenPermissionDenied_explainsTheInputGroup() {
-        let e = InputError(operation: "open", path: "/dev/input/event3", errno: EACCES)
+        let e = InputError(operation: "open", path: "/dev/input/event3", error: .permissionDenied)
         #expect(e.isPermissionDenied)
         #expect(e.description.contains("/dev/input/event3"))
         #expect(e.description.contains("input` group"))
     }
 
     @Test func test_description_whenOtherErrno_namesOperationAndErrno() {
-        let e = InputError(operation: "libevdev_new_from_fd", path: "/dev/null", errno: ENOTTY)
+        let e = InputError(operation: "libevdev_new_from_fd", path: "/dev/null", error: SystemError(code: ENOTTY))
         #expect(!e.isPermissionDenied)
         #expect(e.description.hasPrefix("libevdev_new_from_fd /dev/null: "))
         #expect(e.description.contains("errno \(ENOTTY)"))
@@ -34,7 +35,7 @@ private func openFdCount(to target: String) -> Int {
 
 @Suite struct EvdevDeviceTests {
     @Test func test_open_whenNodeMissing_throwsENOENTFromOpen() {
-        #expect(throws: InputError(operation: "open", path: "/nonexistent/event9", errno: ENOENT)) {
+        #expect(throws: InputError(operation: "open", path: "/nonexistent/event9", error: .noSuchFile)) {
             _ = try EvdevDevice(path: "/nonexistent/event9")
         }
     }
@@ -96,7 +97,7 @@ private func openFdCount(to target: String) -> Int {
     }
 
     @Test func test_inotify_whenDirectoryMissing_throwsFromAddWatch() {
-        #expect(throws: InputError(operation: "inotify_add_watch", path: "/nonexistent/input", errno: ENOENT)) {
+        #expect(throws: InputError(operation: "inotify_add_watch", path: "/nonexistent/input", error: .noSuchFile)) {
             _ = try DeviceMonitor(mode: .inotify, inputDirectory: "/nonexistent/input")
         }
     }

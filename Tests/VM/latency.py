@@ -123,6 +123,7 @@ class Reader:
         *lines, self.buf = self.buf.split(b"\n")
         lines = [l.decode(errors="replace") for l in lines]
         self.recent = (getattr(self, "recent", []) + lines)[-4:]
+        if lines and hasattr(self, "stamps"): self.stamps.append(now)
         return [(now, l) for l in lines if self.match(l)]
 
 
@@ -220,21 +221,52 @@ def pct(xs, p):
     xs = sorted(xs); return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
 
 
+def faults(r):
+    """(minor, major) page faults of a consumer's processes so far (/proc/PID/stat)."""
+    mi = ma = 0
+    for p in r.procs:
+        with open(f"/proc/{p.pid}/stat") as f: v = f.read().rsplit(")", 1)[1].split()
+        mi += int(v[7]); ma += int(v[9])
+    return mi, ma
+
+
+def same_frame(kind, readers, seen, stamps):
+    """At gestured's triggering frame, how soon each other consumer printed anything for that
+    frame (its first line read after the frame's write and before the next frame's): whether a
+    later first line is gestured's own work or every consumer's wait for the CPU at that frame."""
+    if not seen.get("gestured"): return
+    _, frames = charge(seen["gestured"])
+    f = max(set(frames), key=frames.count)
+    for r in readers:
+        if r.name == "gestured": continue
+        xs = []
+        for writes, st in stamps:
+            if f + 1 >= len(writes): continue
+            after = [t for t in st[r.name] if writes[f] <= t < writes[f + 1]]
+            if after: xs.append((after[0] - writes[f]) / 1e6)
+        if xs:
+            print(f"latency.{kind}.{r.name}_any_line_at_gestured_frame_ms: p50 {pct(xs, 50):.2f} p95 {pct(xs, 95):.2f} "
+                  f"(n={len(xs)}, frame {f})", flush=True)
+
+
 def run(kind):
     is_tp = kind == "touchpad"
     dev = touchpad() if is_tp else touchscreen()
     readers = start(dev.node, is_tp, kind)
     try:
         settle(readers)
-        seen = {r.name: [] for r in readers}; lines = {}; missing = {}
+        seen = {r.name: [] for r in readers}; lines = {}; missing = {}; stamps = []
+        faults0 = {r.name: faults(r) for r in readers}
         for trial in range(TRIALS):
             firsts = {}; writes = []
+            for r in readers: r.stamps = []
             for f in swipe_frames(is_tp, trial + 1):
                 writes.append(dev.frame(f))
                 pump(readers, writes[-1] + WINDOW_MS * 1_000_000, firsts)
             pump(readers, time.monotonic_ns() + 700_000_000, firsts)
             for name, (t, line) in firsts.items():
                 seen[name].append((writes, t)); lines.setdefault(name, line)
+            stamps.append((writes, {r.name: r.stamps for r in readers}))
             for r in readers:
                 if r.name not in firsts and r.name not in missing:
                     missing[r.name] = f"trial {trial + 1}: last lines {getattr(r, 'recent', [])}"
@@ -247,6 +279,10 @@ def run(kind):
             fr = sorted(set(frames))
             print(f"latency.{kind}.{r.name}_ms: p50 {pct(xs, 50):.2f} p95 {pct(xs, 95):.2f} (n={len(xs)}, "
                   f"frame {fr[0] if len(fr) == 1 else fr}, first line: {lines[r.name]!r})", flush=True)
+        same_frame(kind, readers, seen, stamps)
+        for r in readers:
+            (mi0, ma0), (mi1, ma1) = faults0[r.name], faults(r)
+            print(f"latency.{kind}.{r.name}_page_faults_per_trial: minor {(mi1 - mi0) / TRIALS:.1f} major {(ma1 - ma0) / TRIALS:.1f}", flush=True)
         return {name: pct(xs, 50) for name, xs in results.items()}
     finally:
         for r in readers:

@@ -4,7 +4,7 @@
 Runs inside the kernel VM (started by Tests/VM/sidebyside.sh, as root, with real evdev, uinput and
 udevd), against the release binaries built on the host and Debian's libinput-tools and lisgd.
 
-usage: sidebyside.py --bin BIN --root ROOT [--quick] [throughput] [latency] [recognition] [profile]
+usage: sidebyside.py --bin BIN --root ROOT [--quick] [--scenario=NAME] [--bare] [--split] [--floor=PATH] [throughput] [latency] [recognition] [profile]
 
 throughput   per scenario, one uinput device (gestured-uinput, from a recording's header) plays real
              recordings from Tests/Fixtures back to back, read at once by `gestured run` (realistic
@@ -13,23 +13,40 @@ throughput   per scenario, one uinput device (gestured-uinput, from a recording'
              libinput-gestures. Prints `name: value` lines: CPU per 10 000 events (utime + stime of
              the whole process, all threads, from /proc/PID/stat; both processes for the text
              stack), VmRSS and Private_Dirty (highest sample while streaming), VmHWM, ratios.
+             --scenario=NAME runs only the scenarios whose name contains NAME (e.g. 3m, bcm5974);
+             --bare adds `gestured-bare`: a second daemon with no bindings and no client, to
+             tell the recognition path from what hooks and the socket cost; --split adds also
+             `gestured-bindings` (the bindings, no client) and `gestured-client` (a client, no
+             bindings) and `gestured-again` (the same as `gestured`, opened last: how much the
+             order the readers opened the device moves a figure). `libinput-piped` is the text stack's libinput alone (libinput with a reader
+             on its output, as gestured has one). --floor=PATH adds `floor` (Tests/VM/evdev-floor.c:
+             epoll_wait and read, nothing else: what any reader pays) and each figure above it.
 latency      Tests/VM/latency.py: one process, one monotonic clock, synthetic protocol-B gestures.
 recognition  each touchpad recording played into uinput: libinput's gestures (with and without
              --enable-tap) next to gestured's.
 profile      gestured alone on the 3M recording: syscalls and mallocs per frame, perf profile, smaps.
 """
-import json, os, re, subprocess, sys, threading, time
+import json, os, subprocess, sys, threading, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ARGS = sys.argv[1:]
 QUICK = "--quick" in ARGS
 if QUICK: ARGS.remove("--quick")
+BARE = "--bare" in ARGS
+if BARE: ARGS.remove("--bare")
+SPLIT = "--split" in ARGS
+if SPLIT: ARGS.remove("--split"); BARE = True
+ONLY = [a.split("=", 1)[1] for a in ARGS if a.startswith("--scenario=")]
+ARGS = [a for a in ARGS if not a.startswith("--scenario=")]
+FLOOR = next((a.split("=", 1)[1] for a in ARGS if a.startswith("--floor=")), None)
+ARGS = [a for a in ARGS if not a.startswith("--floor=")]
 sys.argv = [sys.argv[0]] + [a for a in ARGS if a.startswith("--") or os.path.sep in a]
 sys.path.insert(0, HERE)
 import suite  # noqa: E402  (Device, Daemon, Client, Lines, settle)
 from suite import Device, Daemon, settle, FIX, GESTURED, WORK  # noqa: E402
 MODES = [a for a in ARGS if not a.startswith("--") and os.path.sep not in a] or ["throughput", "latency"]
 TEXTSTACK = os.path.join(HERE, "textstack.py")
+
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 # Bindings a user might have (docs/CONFIG.md examples): 3- and 4-finger swipes, a 2-finger tap,
@@ -136,7 +153,21 @@ def start_consumers(node, touchscreen, config_path):
                              stdout=subprocess.PIPE, stderr=null)
     ts_py = subprocess.Popen([sys.executable, TEXTSTACK], stdin=ts_li.stdout, stdout=null, stderr=null)
     ts_li.stdout.close()
-    consumers = [Consumer("gestured", [d.p]), Consumer("libinput", [li]), Consumer("textstack", [ts_li, ts_py])]
+    consumers = [Consumer("gestured", [d.p]), Consumer("libinput", [li]), Consumer("textstack", [ts_li, ts_py]),
+                 # The text stack's libinput alone: libinput with a reader on its output, as gestured has one.
+                 Consumer("libinput-piped", [ts_li])]
+    if BARE:
+        consumers.append(Consumer("gestured-bare", [Daemon(config="log: {level: warning}\n").p]))
+    if SPLIT:
+        consumers.append(Consumer("gestured-bindings", [Daemon(config=open(config_path).read()).p]))
+        dc = Daemon(config="log: {level: warning}\n"); cc = connect(dc)
+        threading.Thread(target=lambda: [None for _ in iter(cc.q.get, None)], daemon=True).start()
+        consumers.append(Consumer("gestured-client", [dc.p]))
+        da = Daemon(config=open(config_path).read()); ca = connect(da)
+        threading.Thread(target=lambda: [None for _ in iter(ca.q.get, None)], daemon=True).start()
+        consumers.append(Consumer("gestured-again", [da.p]))
+    if FLOOR:
+        consumers.append(Consumer("floor", [subprocess.Popen([FLOOR, node], stdout=null, stderr=null)]))
     if touchscreen:
         argv = ["lisgd", "-d", node, "-w", "3000", "-h", "2000"]
         for g in LISGD_GESTURES: argv += ["-g", g]
@@ -161,6 +192,7 @@ def throughput():
     config = f"{WORK}/sidebyside.yaml"; open(config, "w").write(BINDINGS)
     say("cpu_clock", f"utime+stime from /proc/PID/stat, {CLK_TCK} ticks/s")
     for name, header, recording, times in SCENARIOS:
+        if ONLY and not any(o in name for o in ONLY): continue
         times = 1 if QUICK else times
         dev = Device(header)
         touchscreen = "touchscreen" in name
@@ -193,8 +225,13 @@ def throughput():
                 cpu[c.name] = ms * 10000 / max(events, 1)
                 say(f"{name}.cpu_ms_per_10k_events.{c.name}", f"{cpu[c.name]:.0f}")
             for c in consumers[1:]:
+                if c.name.startswith("gestured-") or c.name == "floor": continue
                 ratio = cpu["gestured"] / cpu[c.name] if cpu[c.name] else float("inf")
                 say(f"{name}.ratio_cpu.gestured:{c.name}", f"{ratio:.2f}")
+            if "floor" in cpu:
+                for c in consumers:
+                    if c.name != "floor":
+                        say(f"{name}.cpu_ms_per_10k_events_above_floor.{c.name}", f"{cpu[c.name] - cpu['floor']:.0f}")
             for c in consumers:
                 say(f"{name}.memory_kb.{c.name}", f"VmRSS {c.rss} VmHWM {c.hwm} Private_Dirty {c.dirty}")
             say(f"{name}.socket_lines", count["lines"])
@@ -207,101 +244,6 @@ def throughput():
             for c in consumers[1:]: c.stop()
             client.close(); d.stop(); dev.remove()
             settle()
-
-
-# ---------------------------------------------------------------------------------------------
-# Recognition: what libinput and gestured make of each touchpad recording
-
-TOUCHPAD_RECORDINGS = [
-    (f"{FIX}/touchpad-protoA-bcm5974-1f-move-2f-swipe-left-3f-swipe-right-4f-taps__whot-evemu.evemu", None),
-    (f"{FIX}/touchpad-semimt-alps-1finger-double-tap__whot-evemu-devices.evemu", None),
-    (f"{FIX}/touchpad-semimt-alps-2finger-tap__whot-evemu-devices.evemu", None),
-    (f"{FIX}/touchpad-semimt-cypress-3finger-tap__whot-evemu-devices.evemu", None),
-    (f"{FIX}/touchpad-synaptics-hp8470p-1finger-right-edge-swipe-down__whot-evemu-devices.events",
-     f"{FIX}/touchpad-synaptics-hp8470p__whot-evemu-devices.desc"),
-]
-
-NUMBER = re.compile(r"[-+]?\d+\.\d+")
-
-def direction(dx, dy):
-    if abs(dx) < 1e-9 and abs(dy) < 1e-9: return ""
-    return ("right" if dx > 0 else "left") if abs(dx) > abs(dy) else ("down" if dy > 0 else "up")
-
-def libinput_summary(lines):
-    """libinput's view, run-length collapsed: pointer motion, 2-finger scroll (with its summed
-    direction), GESTURE_* (fingers, summed direction of the updates, cancelled), tap buttons."""
-    out = []; acc = None   # acc: [label, dx, dy] of the run being summed
-    def close():
-        nonlocal acc
-        if acc:
-            d = direction(acc[1], acc[2])
-            out.append(f"{acc[0]}{' ' + d if d else ''}{acc[3]}")
-        acc = None
-    for line in lines:
-        f = line.split()
-        if len(f) < 3: continue
-        kind, rest = f[1], line.split(f[2], 1)[-1]
-        nums = [float(x) for x in NUMBER.findall(rest)]
-        if kind == "POINTER_MOTION":
-            if not acc or acc[0] != "motion": close(); acc = ["motion", 0.0, 0.0, ""]
-            if len(nums) >= 2: acc[1] += nums[0]; acc[2] += nums[1]
-        elif kind == "POINTER_SCROLL_FINGER":
-            if not acc or acc[0] != "scroll 2f": close(); acc = ["scroll 2f", 0.0, 0.0, ""]
-            if len(nums) >= 4: acc[2] += nums[0]; acc[1] += nums[2]   # vert, then horiz
-        elif kind.startswith("GESTURE_") and kind.endswith("_BEGIN"):
-            close(); acc = [f"{kind[8:-6].lower()} {f[3]}f", 0.0, 0.0, ""]
-        elif kind.startswith("GESTURE_") and kind.endswith("_UPDATE"):
-            if acc and len(nums) >= 2: acc[1] += nums[0]; acc[2] += nums[1]
-        elif kind.startswith("GESTURE_") and kind.endswith("_END"):
-            g = kind[8:-4].lower()
-            if acc and acc[0].startswith(g):
-                if "cancelled" in line: acc[3] = " (cancelled)"
-                close()
-            elif "cancelled" in line:
-                close(); out.append(f"({g} cancelled)")
-        elif kind == "POINTER_BUTTON" and "pressed" in line:
-            close(); out.append(f"button {f[3]}")
-    close()
-    return out
-
-def gestured_summary(messages):
-    out = []
-    for m in messages:
-        if m.get("type") != "gesture" or m.get("phase") in ("changed", "ended"): continue
-        s = f"{m.get('gesture')} {m.get('fingers')}f"
-        if m.get("direction"): s += f" {m.get('direction')}"
-        if m.get("edge"): s += f" edge={m.get('edge')}"
-        if m.get("phase") == "cancelled": s = f"({s} cancelled)"
-        out.append(s)
-    return out
-
-def recognition():
-    config = f"{WORK}/recognition.yaml"
-    open(config, "w").write("bindings:\n  - {gesture: doubleTap, fingers: any, command: ':'}\nlog: {level: warning}\n")
-    for rec, desc in TOUCHPAD_RECORDINGS:
-        dev = Device(desc or rec)
-        d = Daemon(config=open(config).read()); c = connect(d)
-        plain = suite.Lines(["stdbuf", "-oL", "libinput", "debug-events", "--device", dev.node], name="li-plain")
-        tap = suite.Lines(["stdbuf", "-oL", "libinput", "debug-events", "--enable-tap", "--device", dev.node], name="li-tap")
-        try:
-            for l in (plain, tap): l.wait_for(lambda x: "DEVICE_ADDED" in x, 60, "libinput's DEVICE_ADDED")
-            time.sleep(0.5); c.collect(0.2, 1)
-            dev.do(f"play {rec}", timeout=300)
-            got = c.collect(1.5, 30)
-            time.sleep(0.5)
-            name = os.path.basename(rec).split("__")[0]
-            def drained(l):
-                while not l.q.empty():
-                    x = l.q.get()
-                    if x is not None: l.seen.append(x)
-                return l.seen
-            for label, l in (("libinput", plain), ("libinput_tap", tap)):
-                lines = drained(l)
-                say(f"recognition.{name}.{label}", "; ".join(libinput_summary(lines))
-                    or f"- ({len(lines)} lines: {lines[-3:]}; stderr {l.stderr()[-200:]!r})")
-            say(f"recognition.{name}.gestured", "; ".join(gestured_summary(got)) or "-")
-        finally:
-            plain.p.terminate(); tap.p.terminate(); c.close(); d.stop(); dev.remove(); settle()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -390,7 +332,9 @@ def main():
     versions()
     for mode in MODES:
         if mode == "throughput": throughput()
-        elif mode == "recognition": recognition()
+        elif mode == "recognition":
+            import sidebyside_recognition  # noqa: E402  (Tests/VM/sidebyside_recognition.py)
+            sidebyside_recognition.recognition(say, connect)
         elif mode == "profile": profile()
         elif mode == "latency":
             config = f"{WORK}/sidebyside.yaml"; open(config, "w").write(BINDINGS)

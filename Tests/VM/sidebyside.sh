@@ -2,8 +2,11 @@
 # Side by side: gestured, `libinput debug-events`, lisgd and a libinput-gestures stand-in reading
 # the same uinput devices at the same time inside the kernel VM (Tests/VM). Prints `name: value`
 # lines: CPU per 10 000 events, memory, ratios, first-line latency (docs/PERFORMANCE.md).
-# usage: Tests/VM/sidebyside.sh [--quick] [throughput] [latency] [recognition] [profile]
-#        (no mode: throughput and latency; --quick: each recording once, as CI runs it)
+# usage: Tests/VM/sidebyside.sh [--quick] [--scenario=NAME] [--bare] [--split] [throughput] [latency] [recognition] [profile]
+#        (no mode: throughput and latency; --quick: each recording once, as CI runs it;
+#        --scenario=NAME: only scenarios whose name contains NAME, e.g. 3m, bcm5974, hp8470p;
+#        --bare: also a daemon with no bindings and no client, to tell recognition from hooks/socket;
+#        --split: --bare plus a daemon with the bindings only and one with the client only)
 # env:   GESTURED_VM_STATE (default /var/tmp/gestured-vm), VM_TIMEOUT (guest limit, default 1200 s),
 #        GESTURED_VM_STRICT=1 (a skip fails)
 set -u
@@ -36,5 +39,10 @@ for product in gestured gestured-uinput; do
 done
 rm -f build.err.$$
 BIN=$(swift build -c release --static-swift-stdlib --show-bin-path)
+# The floor: a C reader that waits and reads the device, nothing else (Tests/VM/evdev-floor.c).
+# Without a C compiler the run goes on without the floor column.
+FLOOR=""
+CC=$(command -v cc || command -v clang) && $CC -O2 -o "$BIN/evdev-floor" Tests/VM/evdev-floor.c && FLOOR="--floor=$BIN/evdev-floor" \
+  || echo "sidebyside: no floor column (Tests/VM/evdev-floor.c did not build)"
 echo "sidebyside: booting the VM; date $(date -u +%Y-%m-%dT%H:%MZ), host $(uname -r), $(nproc) CPUs"
-VM_TIMEOUT=${VM_TIMEOUT:-1200} VM_UDEV=1 sh Tests/VM/vm-run.sh "$STATE" "python3 -u $ROOT/Tests/VM/sidebyside.py --bin $BIN --root $ROOT $*"
+VM_TIMEOUT=${VM_TIMEOUT:-1200} VM_UDEV=1 sh Tests/VM/vm-run.sh "$STATE" "python3 -u $ROOT/Tests/VM/sidebyside.py --bin $BIN --root $ROOT $FLOOR $*"

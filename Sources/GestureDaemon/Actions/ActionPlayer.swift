@@ -4,13 +4,14 @@ import Glibc
 import GestureConfig
 import GestureCore
 import LinuxInput
+import LinuxSystem
 
 /// Plays key chords and clicks on the daemon's virtual devices. Steps due now are written at
 /// once; later ones (a binding's `key_hold_ms`/`key_delay_ms`) wait on a timerfd of their own in
 /// the event loop, so the loop never sleeps.
 final class ActionPlayer {
     struct Step {
-        var dueMicroseconds: Int64
+        var due: Instant
         var device: VirtualKeyDevice
         var events: [(code: UInt16, value: Int32)]
     }
@@ -34,48 +35,47 @@ final class ActionPlayer {
 
     /// The steps of `chords` on `device`: each chord's modifiers down, key down, (hold), key up,
     /// modifiers up in reverse; `delay` between chords.
-    static func steps(_ chords: [KeyChord], hold: Duration, delay: Duration, startingAt now: Int64,
+    static func steps(_ chords: [KeyChord], hold: Duration, delay: Duration, startingAt now: Instant,
                       on device: VirtualKeyDevice) -> [Step] {
         var t = now
         var out: [Step] = []
-        let holdUs = hold.totalMicroseconds, delayUs = delay.totalMicroseconds
         for (i, c) in chords.enumerated() {
-            if i > 0 { t += delayUs }
+            if i > 0 { t = t + delay }
             let e = c.events
-            if holdUs > 0 {
+            if hold > .zero {
                 let downs = e.prefix { $0.value == 1 }
-                out.append(Step(dueMicroseconds: t, device: device, events: Array(downs)))
-                t += holdUs
-                out.append(Step(dueMicroseconds: t, device: device, events: Array(e.dropFirst(downs.count))))
+                out.append(Step(due: t, device: device, events: Array(downs)))
+                t = t + hold
+                out.append(Step(due: t, device: device, events: Array(e.dropFirst(downs.count))))
             } else {
-                out.append(Step(dueMicroseconds: t, device: device, events: e))
+                out.append(Step(due: t, device: device, events: e))
             }
         }
         return out
     }
 
     /// Runs what is due now and schedules the rest.
-    func play(_ steps: [Step], now: Int64) {
+    func play(_ steps: [Step], now: Instant) {
         pending.append(contentsOf: steps)
-        pending.sort { $0.dueMicroseconds < $1.dueMicroseconds }
+        pending.sort { $0.due < $1.due }
         runDue(now: now)
     }
 
     /// Drops the steps for `device` (it is going away; its keys are released by the caller).
     func cancel(_ device: VirtualKeyDevice) {
         pending.removeAll { $0.device === device }
-        timer.arm(atMicroseconds: pending.first?.dueMicroseconds)
+        timer.arm(at: pending.first?.due)
     }
 
     var isIdle: Bool { pending.isEmpty }
 
     private func timerFired() {
         timer.acknowledge()
-        runDue(now: Sys.monotonicNow().microseconds)
+        runDue(now: MonotonicClock.now())
     }
 
-    private func runDue(now: Int64) {
-        while let first = pending.first, first.dueMicroseconds <= now {
+    private func runDue(now: Instant) {
+        while let first = pending.first, first.due <= now {
             pending.removeFirst()
             do {
                 try first.device.send(first.events)
@@ -84,6 +84,6 @@ final class ActionPlayer {
                 onError(error)
             }
         }
-        timer.arm(atMicroseconds: pending.first?.dueMicroseconds)
+        timer.arm(at: pending.first?.due)
     }
 }

@@ -5,7 +5,7 @@ import GestureWire
 extension ActionService {
     /// How long an emit that needed new keys waits after the keyboard is re-made with them: a
     /// compositor misses what a device sends before it has opened it.
-    static let newDeviceSettleMicroseconds: Int64 = 300_000
+    static let newDeviceSettle: Duration = .milliseconds(300)
 
     /// Answers an `emit` request: the peer is checked against `policy`, names against the
     /// kernel's, then the keys and click are played. The reply names what was wrong.
@@ -40,7 +40,7 @@ extension ActionService {
         }
         perform(keys: chords, hold: .microseconds(Int64(r.keyHoldMilliseconds * 1000)),
                 delay: .microseconds(Int64(r.keyDelayMilliseconds * 1000)), button: button,
-                at: (r.at?.x, r.at?.y), deviceId: r.at?.device, delayFirst: grown ? Self.newDeviceSettleMicroseconds : 0)
+                at: (r.at?.x, r.at?.y), deviceId: r.at?.device, delayFirst: grown ? Self.newDeviceSettle : .zero)
         return WireEncoder.ok("emit")
     }
 }

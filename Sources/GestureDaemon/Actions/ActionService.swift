@@ -2,6 +2,7 @@ import GestureConfig
 import GestureCore
 import GestureWire
 import LinuxInput
+import LinuxSystem
 
 /// The daemon's key and click actions: owns the virtual devices (a keyboard declaring exactly
 /// the keys the bindings press, a pointer when buttons are bound, and per touchscreen an absolute
@@ -175,15 +176,15 @@ public final class ActionService: GestureSubscriber {
                 continue
             }
             perform(keys: b.keys, hold: b.keyHold, delay: b.keyDelay, button: b.button,
-                    at: (g.x, g.y), deviceId: d.id, delayFirst: 0)
+                    at: (g.x, g.y), deviceId: d.id, delayFirst: .zero)
             onPlayed?(g)
         }
     }
 
-    /// Plays chords and a click now (or after `delayFirst` µs).
+    /// Plays chords and a click now (or after `delayFirst`).
     func perform(keys: [KeyChord], hold: Duration, delay: Duration, button: ButtonAction?,
-                 at position: (Double?, Double?), deviceId: Int?, delayFirst: Int64) {
-        let now = Sys.monotonicNow().microseconds
+                 at position: (Double?, Double?), deviceId: Int?, delayFirst: Duration) {
+        let now = MonotonicClock.now()
         if !keys.isEmpty, let kb = keyboard {
             player.play(ActionPlayer.steps(keys, hold: hold, delay: delay, startingAt: now + delayFirst, on: kb), now: now)
         }
@@ -197,7 +198,7 @@ public final class ActionService: GestureSubscriber {
             } catch { log.warning("actions: click on \(tp.device.devnode ?? "?"): \(error.description)") }
         } else if let p = pointer {
             if button.atTouch { log.debug("actions: no touch pointer for this device; clicking at the cursor") }
-            player.play([ActionPlayer.Step(dueMicroseconds: now + delayFirst, device: p, events: [(code, 1), (code, 0)])], now: now)
+            player.play([ActionPlayer.Step(due: now + delayFirst, device: p, events: [(code, 1), (code, 0)])], now: now)
         }
     }
 

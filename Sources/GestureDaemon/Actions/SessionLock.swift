@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CSystemd
+import LinuxSystem
 
 /// Follows whether a logind session is locked: its `LockedHint` on org.freedesktop.login1.Session,
 /// read when the followed session may have changed (sd-login's monitor fd) and again on each
@@ -39,7 +40,7 @@ public final class SessionLock {
     public func start() -> String? {
         var b: OpaquePointer?
         let rc = sd_bus_open_system(&b)
-        guard rc >= 0, let b else { return "no system D-Bus (\(String(cString: strerror(-rc))))" }
+        guard rc >= 0, let b else { return "no system D-Bus (\(SystemError(negated: rc)))" }
         bus = b
         loop.add(sd_bus_get_fd(b)) { [unowned self] _ in self.processBus() }
         var m: OpaquePointer?
@@ -79,7 +80,7 @@ public final class SessionLock {
                     Unmanaged<SessionLock>.fromOpaque(userdata).takeUnretainedValue().refresh()
                     return 0
                 }, me)
-                if rc >= 0 { slot = s } else { log.warning("cannot watch session \(newSession ?? "?") for locking: \(String(cString: strerror(-rc)))") }
+                if rc >= 0 { slot = s } else { log.warning("cannot watch session \(newSession ?? "?") for locking: \(SystemError(negated: rc))") }
             }
         }
         refresh()

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Synchronization
+import LinuxSystem
 
 /// SessionLock on a thread of its own, for a process whose main loop is not an EventLoop
 /// (`gestured listen` blocks reading the daemon's socket). The thread sleeps in epoll on the
@@ -34,7 +35,7 @@ public final class SessionLockWatcher: Sendable {
         self.choose = choose
         self.report = report
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { report(.unavailable("cannot create a pipe: \(String(cString: strerror(errno)))")); return }
+        guard pipe(&fds) == 0 else { report(.unavailable("cannot create a pipe: \(SystemError.last)")); return }
         let box = Unmanaged.passRetained(Box(watcher: self, ready: fds[1])).toOpaque()
         var tid = pthread_t()
         let rc = pthread_create(&tid, nil, { arg in
@@ -45,11 +46,11 @@ public final class SessionLockWatcher: Sendable {
         if rc == 0 {
             pthread_detach(tid)
             var byte: UInt8 = 0
-            while read(fds[0], &byte, 1) < 0 && errno == EINTR {}
+            while read(fds[0], &byte, 1) < 0 && SystemError.last == .interrupted {}
         } else {
             Unmanaged<Box>.fromOpaque(box).release()
             close(fds[1])
-            report(.unavailable("cannot start a thread: \(String(cString: strerror(rc)))"))
+            report(.unavailable("cannot start a thread: \(SystemError(code: rc))"))
         }
         close(fds[0])
     }

@@ -2,19 +2,23 @@
 import Glibc
 #endif
 import GestureWire
+import LinuxSystem
 
 /// Why a client could not connect to the daemon's socket, with the hint a user needs.
 public struct ConnectError: Error, CustomStringConvertible, Sendable {
     public var path: String
-    public var errno: Int32
-    public init(path: String, errno: Int32) { self.path = path; self.errno = errno }
+    public var error: SystemError
+    public init(path: String, error: SystemError) { self.path = path; self.error = error }
 
     public var description: String {
-        let hint = errno == ENOENT ? " (is the daemon running? `systemctl status gestured` or pass --socket)"
-            : errno == EACCES ? " (permission denied: the socket's group (socket.group in the config) must include you)"
-            : errno == ECONNREFUSED ? " (nobody is listening: the daemon stopped)"
-            : errno == ENAMETOOLONG ? " (the path is too long for a Unix socket)" : ""
-        return "cannot connect to \(path): \(Sys.errorString(errno))\(hint)"
+        let hint = switch error {
+        case .noSuchFile: " (is the daemon running? `systemctl status gestured` or pass --socket)"
+        case .permissionDenied: " (permission denied: the socket's group (socket.group in the config) must include you)"
+        case .connectionRefused: " (nobody is listening: the daemon stopped)"
+        case .nameTooLong: " (the path is too long for a Unix socket)"
+        default: ""
+        }
+        return "cannot connect to \(path): \(error)\(hint)"
     }
 }
 
@@ -25,9 +29,10 @@ public final class DaemonConnection {
     private var buffer: [UInt8] = []
 
     public init(path: String) throws(ConnectError) {
-        let (fd, e) = Sys.connectUnix(path)
-        guard fd >= 0 else { throw ConnectError(path: path, errno: e) }
-        self.fd = fd
+        switch Sys.connectUnix(path) {
+        case .success(let fd): self.fd = fd
+        case .failure(let error): throw ConnectError(path: path, error: error)
+        }
     }
 
     deinit { close(fd) }
@@ -39,7 +44,7 @@ public final class DaemonConnection {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            if n < 0 && errno == EINTR { continue }
+            if n < 0 && SystemError.last == .interrupted { continue }
             if n <= 0 { return false }
             offset += n
         }
@@ -68,7 +73,7 @@ public final class DaemonConnection {
             }
             var chunk = [UInt8](repeating: 0, count: 16384)
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            if n < 0 && SystemError.last == .interrupted { continue }
             if n <= 0 { return nil }
             buffer.append(contentsOf: chunk[0..<n])
         }
@@ -152,6 +157,6 @@ public final class ReconnectingClient: Sendable {
     static func sleep(_ d: Duration) {
         var ts = timespec(tv_sec: Int(d.components.seconds), tv_nsec: Int(d.components.attoseconds / 1_000_000_000))
         var rest = timespec()
-        while nanosleep(&ts, &rest) != 0 && errno == EINTR { ts = rest }
+        while nanosleep(&ts, &rest) != 0 && SystemError.last == .interrupted { ts = rest }
     }
 }

@@ -1,6 +1,7 @@
 import GestureConfig
 import GestureCore
 import LinuxInput
+import LinuxSystem
 
 /// An exclusive device (`exclusive: true`, docs/EXCLUSIVE.md): the real device grabbed, its uinput
 /// clone fed by an `ExclusiveGate` with everything but the touch sequences that become a bound
@@ -104,11 +105,11 @@ final class ExclusiveDevice {
                 do {
                     try evdev.grab()
                     grabbed = true
-                    gate.grabbed(at: time ?? Sys.monotonicNow(), &actions)
+                    gate.grabbed(at: time ?? MonotonicClock.now(), &actions)
                     log.info("devices: \(evdev.path): exclusive: grabbed; the compositor now reads \(clone?.devnode ?? "the clone")")
                 } catch {
                     gate.grabFailed()
-                    let busy = error.errno == 16 // EBUSY
+                    let busy = error.error == .busy
                     actions.removeAll()
                     finish(busy ? "exclusive: cannot grab it: another process holds it (EVIOCGRAB: \(error.description)); `fuser -v \(evdev.path)` names it. The device stays as it was: gestured reads it beside that process, no clone"
                                 : "exclusive: cannot grab it: \(error.description); it stays shared, no clone")

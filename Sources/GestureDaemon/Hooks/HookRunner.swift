@@ -1,10 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CLinuxSys
 import GestureConfig
 import GestureCore
 import Synchronization
+import LinuxSystem
 
 /// Where hook messages go: a syslog priority (3 err, 4 warning, 6 info, 7 debug) and a line.
 public typealias HookLog = @Sendable (_ priority: Int, _ message: String) -> Void
@@ -40,11 +40,11 @@ public final class HookRunner: Sendable {
         var matcher: BindingMatcher
         var limits: HookLimits
         var generation = 0
-        var lastStart: [Binding: Int64] = [:]    // monotonic ns of each binding's last start
+        var lastStart: [Binding: Instant] = [:]    // each binding's last start
         var pending: [Request] = []
         var stats = HookStatistics()
         var stopping = false
-        var lastDropLog: Int64? = nil
+        var lastDropLog: Instant? = nil
         var dropsSinceLog = 0
     }
 
@@ -54,15 +54,22 @@ public final class HookRunner: Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let thread: Mutex<pthread_t?>
+    /// Drops at the cap are logged at most once per this interval (and at shutdown).
+    static let dropReportInterval: Duration = .seconds(10)
+
+    /// poll's timeout until `instant`: whole milliseconds rounded up, 0 when it has passed.
+    private static func milliseconds(until instant: Instant) -> Int32 {
+        Int32(clamping: Swift.max(0, ((instant - MonotonicClock.now()).totalMicroseconds + 999) / 1000))
+    }
 
     public init(bindings: [Binding] = [], limits: HookLimits = HookLimits(), log: @escaping HookLog) {
         shared = Mutex(Shared(matcher: BindingMatcher(bindings: bindings), limits: limits))
         self.log = log
         // A hook's background children (`cmd &`) are orphaned when its shell exits; as their
         // reaper we can wait for them by process group instead of leaving zombies to pid 1.
-        _ = gestured_become_subreaper()
+        HookSys.becomeSubreaper()
         var fds: [Int32] = [-1, -1]
-        if pipe(&fds) != 0 { log(3, "gestured bug: cannot create the hook runner's wake pipe: \(HookSys.error(errno))") }
+        if !HookSys.makePipe(&fds) { log(3, "gestured bug: cannot create the hook runner's wake pipe: \(SystemError.last)") }
         for fd in fds where fd >= 0 { HookSys.setFlags(fd) }
         wakeRead = fds[0]; wakeWrite = fds[1]
         thread = Mutex(nil)
@@ -77,7 +84,7 @@ public final class HookRunner: Sendable {
             thread.withLock { $0 = tid }
         } else {
             Unmanaged<HookRunner>.fromOpaque(box).release()
-            log(3, "gestured bug: cannot start the hook thread: \(HookSys.error(rc)); hooks will not run")
+            log(3, "gestured bug: cannot start the hook thread: \(SystemError(code: rc)); hooks will not run")
         }
     }
 
@@ -121,9 +128,9 @@ public final class HookRunner: Sendable {
     }
 
     private func enqueue(_ s: inout Shared, binding: Binding, event: GestureEvent, device: HookDevice) -> Bool {
-        let now = HookSys.nowNanoseconds()
+        let now = MonotonicClock.now()
         if binding.cooldown > .zero, let last = s.lastStart[binding],
-           now - last < binding.cooldown.nanoseconds {
+           now - last < binding.cooldown {
             s.stats.skippedInCooldown += 1
             log(7, "hook \(binding.location): in cooldown, skipped \(event.kind) \(event.phase)")
             return false
@@ -131,7 +138,7 @@ public final class HookRunner: Sendable {
         if s.stats.running + s.pending.count >= s.limits.maxConcurrent {
             s.stats.droppedAtCap += 1
             s.dropsSinceLog += 1
-            if s.lastDropLog.map({ now - $0 >= 10_000_000_000 }) ?? true {
+            if s.lastDropLog.map({ now - $0 >= Self.dropReportInterval }) ?? true {
                 log(4, "hook \(binding.location): \(s.dropsSinceLog) gesture(s) dropped: \(s.limits.maxConcurrent) hooks already running (hooks.max_concurrent)")
                 s.lastDropLog = now; s.dropsSinceLog = 0
             }
@@ -159,39 +166,12 @@ public final class HookRunner: Sendable {
 
     // MARK: the worker thread
 
-    private final class Child {
-        let pid: pid_t
-        var pidfd: Int32
-        /// The shell exited but processes it started in the background still run in its process
-        /// group: the hook still counts against max_concurrent and its timeout still applies.
-        var leaderExited = false
-        var out: Int32
-        var err: Int32
-        var outBuffer: [UInt8] = []
-        var errBuffer: [UInt8] = []
-        let label: String
-        var deadline: Int64
-        var termSent = false
-        var killSent = false
-        let killAfter: Int64
-        init(pid: pid_t, pidfd: Int32, out: Int32, err: Int32, label: String, deadline: Int64, killAfter: Int64) {
-            self.pid = pid; self.pidfd = pidfd; self.out = out; self.err = err; self.label = label
-            self.deadline = deadline; self.killAfter = killAfter
-        }
-    }
-
-    private struct OutputLimiter {
-        var windowStart: Int64 = 0
-        var logged = 0
-        var suppressed = 0
-    }
-
     private func workerLoop() {
         if !HookSys.hasPidfd {
             log(4, "hooks: pidfd_open is not available (Linux < 5.3 or glibc < 2.36): checking running hooks every 50 ms")
         }
-        var children: [Child] = []
-        var limiter = OutputLimiter()
+        var children: [ChildProcess] = []
+        var limiter = OutputRateLimiter()
         var stopSent = false
         while true {
             // Requests move from pending to running under one lock, so the cap check in
@@ -210,52 +190,31 @@ public final class HookRunner: Sendable {
                     shared.withLock { $0.stats.failedToStart += 1; $0.stats.running -= 1 }
                 }
             }
-            let now = HookSys.nowNanoseconds()
+            let now = MonotonicClock.now()
             if stopping && !stopSent {
                 stopSent = true
-                for c in children where !c.termSent {
-                    c.termSent = true; kill(-c.pid, SIGTERM); c.deadline = now + c.killAfter
-                }
+                for c in children where c.timeout.stop(now: now) { c.signalGroup(SIGTERM) }
             }
             let dropsDue = reportDrops(now: now, force: stopping)
             if stopping && children.isEmpty { break }
-
-            // Timeouts.
-            for c in children where c.deadline <= now && !c.killSent {
-                if !c.termSent {
-                    c.termSent = true
-                    kill(-c.pid, SIGTERM)
-                    c.deadline = now + c.killAfter
-                    shared.withLock { $0.stats.terminated += 1 }
-                    log(4, "hook \(c.label): timed out, sent SIGTERM")
-                } else {
-                    c.killSent = true
-                    kill(-c.pid, SIGKILL)
-                    shared.withLock { $0.stats.killed += 1 }
-                    log(4, "hook \(c.label): still running \(c.killAfter / 1_000_000) ms after SIGTERM, sent SIGKILL")
-                }
-            }
+            for c in children { enforceTimeout(c, now: now) }
 
             // Poll: the wake pipe, each child's pidfd and open output pipes.
             var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
             for c in children {
                 fds.append(pollfd(fd: c.pidfd, events: Int16(POLLIN), revents: 0))
-                fds.append(pollfd(fd: c.out, events: Int16(POLLIN), revents: 0))
-                fds.append(pollfd(fd: c.err, events: Int16(POLLIN), revents: 0))
+                fds.append(pollfd(fd: c.stdout, events: Int16(POLLIN), revents: 0))
+                fds.append(pollfd(fd: c.stderr, events: Int16(POLLIN), revents: 0))
             }
-            var timeout: Int32 = -1
-            if let next = children.filter({ !$0.killSent }).map(\.deadline).min() {
-                timeout = Int32(clamping: Swift.max(0, (next - HookSys.nowNanoseconds() + 999_999) / 1_000_000))
+            let n = fds.withUnsafeMutableBufferPointer {
+                poll($0.baseAddress, nfds_t($0.count), pollTimeout(children, dropsDue: dropsDue))
             }
-            if children.contains(where: { $0.pidfd < 0 }) { timeout = timeout < 0 ? 50 : Swift.min(timeout, 50) }
-            if let due = dropsDue {
-                let ms = Int32(clamping: Swift.max(0, (due - HookSys.nowNanoseconds() + 999_999) / 1_000_000))
-                timeout = timeout < 0 ? ms : Swift.min(timeout, ms)
-            }
-            let n = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeout) }
-            if n < 0 && errno != EINTR {
-                log(3, "gestured bug: hook poll failed: \(HookSys.error(errno))")
-                usleep(10_000)
+            if n < 0 {
+                let error = SystemError.last
+                if error != .interrupted {
+                    log(3, "gestured bug: hook poll failed: \(error)")
+                    usleep(10_000)
+                }
             }
             if fds[0].revents != 0 {
                 var buf = [UInt8](repeating: 0, count: 64)
@@ -264,40 +223,77 @@ public final class HookRunner: Sendable {
             var finished: [Int] = []
             for (i, c) in children.enumerated() {
                 let base = 1 + 3 * i
-                if c.out >= 0 && fds[base + 1].revents != 0 { drain(c, stdout: true, limiter: &limiter, limits: limits) }
-                if c.err >= 0 && fds[base + 2].revents != 0 { drain(c, stdout: false, limiter: &limiter, limits: limits) }
-                if c.leaderExited {
-                    if !groupAlive(c) { finished.append(i) }
-                } else if c.pidfd < 0 || fds[base].revents != 0 {
-                    if reap(c) {
-                        if c.pidfd >= 0 { close(c.pidfd); c.pidfd = -1 }
-                        if groupAlive(c) {
-                            c.leaderExited = true
-                            log(7, "hook \(c.label): exited, its background processes still run (they count against hooks.max_concurrent and hooks.timeout_ms)")
-                        } else {
-                            finished.append(i)
-                        }
-                    }
-                }
+                if c.stdout >= 0 && fds[base + 1].revents != 0 { drain(c, stdout: true, limiter: &limiter, limits: limits) }
+                if c.stderr >= 0 && fds[base + 2].revents != 0 { drain(c, stdout: false, limiter: &limiter, limits: limits) }
+                if checkExit(c, pidfdReady: fds[base].revents != 0) { finished.append(i) }
             }
             for i in finished.reversed() {
                 let c = children.remove(at: i)
                 drain(c, stdout: true, limiter: &limiter, limits: limits, final: true)
                 drain(c, stdout: false, limiter: &limiter, limits: limits, final: true)
-                if c.pidfd >= 0 { close(c.pidfd) }
+                c.closeAll()
                 shared.withLock { $0.stats.exited += 1; $0.stats.running -= 1 }
             }
         }
         if limiter.suppressed > 0 { log(6, "hooks: \(limiter.suppressed) output line(s) suppressed (hooks.output_lines_per_minute)") }
     }
 
+    /// Sends the signal the child's timeout calls for at `now`, if any.
+    private func enforceTimeout(_ c: ChildProcess, now: Instant) {
+        switch c.timeout.step(now: now) {
+        case .terminate?:
+            c.signalGroup(SIGTERM)
+            shared.withLock { $0.stats.terminated += 1 }
+            log(4, "hook \(c.label): timed out, sent SIGTERM")
+        case .kill?:
+            c.signalGroup(SIGKILL)
+            shared.withLock { $0.stats.killed += 1 }
+            log(4, "hook \(c.label): still running \(c.timeout.killAfter.totalMicroseconds / 1000) ms after SIGTERM, sent SIGKILL")
+        case nil:
+            break
+        }
+    }
+
+    /// How long poll may sleep (ms, -1: until something happens): until the next timeout step,
+    /// at most 50 ms while a child has no pidfd, until the next report of drops.
+    private func pollTimeout(_ children: [ChildProcess], dropsDue: Instant?) -> Int32 {
+        var timeout: Int32 = -1
+        if let next = children.compactMap(\.timeout.nextDeadline).min() {
+            timeout = Self.milliseconds(until: next)
+        }
+        if children.contains(where: { $0.pidfd < 0 }) {
+            timeout = timeout < 0 ? 50 : Swift.min(timeout, 50)
+        }
+        if let due = dropsDue {
+            let ms = Self.milliseconds(until: due)
+            timeout = timeout < 0 ? ms : Swift.min(timeout, ms)
+        }
+        return timeout
+    }
+
+    /// True when the hook is over: its shell has exited (collected and logged here) and no
+    /// process of its group is left.
+    private func checkExit(_ c: ChildProcess, pidfdReady: Bool) -> Bool {
+        if c.leaderExited { return !c.groupAlive() }
+        guard c.pidfd < 0 || pidfdReady, let exit = c.reap() else { return false }
+        switch exit {
+        case .status(let code): log(code == 0 ? 7 : 4, "hook \(c.label): exited with status \(code)")
+        case .signal(let sig): log(c.timeout.termSent ? 6 : 4, "hook \(c.label): killed by signal \(sig)")
+        case .unknown(let e): log(7, "hook \(c.label): exited (status not available: \(e))")
+        }
+        guard c.groupAlive() else { return true }
+        c.leaderExited = true
+        log(7, "hook \(c.label): exited, its background processes still run (they count against hooks.max_concurrent and hooks.timeout_ms)")
+        return false
+    }
+
     /// Logs the gestures dropped at the cap since the last report once its 10 s are up (or now,
     /// when stopping), so a burst that ends inside the window is still counted in full. Returns
     /// when the next report is due, if drops are waiting.
-    private func reportDrops(now: Int64, force: Bool) -> Int64? {
-        let (n, cap, due) = shared.withLock { s -> (Int, Int, Int64?) in
+    private func reportDrops(now: Instant, force: Bool) -> Instant? {
+        let (n, cap, due) = shared.withLock { s -> (Int, Int, Instant?) in
             guard s.dropsSinceLog > 0, let last = s.lastDropLog else { return (0, 0, nil) }
-            guard force || now - last >= 10_000_000_000 else { return (0, 0, last + 10_000_000_000) }
+            guard force || now - last >= Self.dropReportInterval else { return (0, 0, last + Self.dropReportInterval) }
             defer { s.dropsSinceLog = 0; s.lastDropLog = now }
             return (s.dropsSinceLog, s.limits.maxConcurrent, nil)
         }
@@ -305,129 +301,33 @@ public final class HookRunner: Sendable {
         return due
     }
 
-    /// True while any process of the hook's process group lives (its zombies, orphaned to us as
-    /// the subreaper, are reaped here first).
-    private func groupAlive(_ c: Child) -> Bool {
-        var status: Int32 = 0
-        while waitpid(-c.pid, &status, WNOHANG) > 0 {}
-        return kill(-c.pid, 0) == 0 || errno == EPERM
-    }
-
-    /// Collects the exit status if the child has exited; true when it is gone.
-    private func reap(_ c: Child) -> Bool {
-        var status: Int32 = 0
-        let r = waitpid(c.pid, &status, WNOHANG)
-        if r == 0 { return false }
-        if r < 0 {
-            if errno == EINTR { return false }
-            // ECHILD: someone else reaped it (SIGCHLD ignored); it is gone either way.
-            log(7, "hook \(c.label): exited (status not available: \(HookSys.error(errno)))")
-            return true
-        }
-        let sig = status & 0x7f
-        if sig == 0 {
-            let code = (status >> 8) & 0xff
-            log(code == 0 ? 7 : 4, "hook \(c.label): exited with status \(code)")
-        } else {
-            log(c.termSent ? 6 : 4, "hook \(c.label): killed by signal \(sig)")
-        }
-        return true
-    }
-
-    /// Reads what a pipe holds and logs complete lines (and, at the end, the last partial line).
-    private func drain(_ c: Child, stdout: Bool, limiter: inout OutputLimiter, limits: HookLimits, final: Bool = false) {
-        let fd = stdout ? c.out : c.err
-        guard fd >= 0 else { return }
-        var buffer = stdout ? c.outBuffer : c.errBuffer
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        var eof = false
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n > 0 { buffer.append(contentsOf: chunk[0..<n]); if buffer.count > 1 << 20 { break }; continue }
-            if n == 0 { eof = true }
-            else if errno == EINTR { continue }
-            break
-        }
-        while let nl = buffer.firstIndex(of: 10) {
-            emit(c, Array(buffer[..<nl]), stdout: stdout, limiter: &limiter, limits: limits)
-            buffer.removeSubrange(...nl)
-        }
-        if buffer.count > 4096 {  // an endless line: log it in pieces
-            emit(c, Array(buffer), stdout: stdout, limiter: &limiter, limits: limits); buffer.removeAll()
-        }
-        if eof || final {
-            if !buffer.isEmpty { emit(c, buffer, stdout: stdout, limiter: &limiter, limits: limits); buffer.removeAll() }
-            close(fd)
-            if stdout { c.out = -1 } else { c.err = -1 }
-        }
-        if stdout { c.outBuffer = buffer } else { c.errBuffer = buffer }
-    }
-
-    private func emit(_ c: Child, _ bytes: [UInt8], stdout: Bool, limiter: inout OutputLimiter, limits: HookLimits) {
-        let now = HookSys.nowNanoseconds()
-        if now - limiter.windowStart >= 60_000_000_000 {
-            if limiter.suppressed > 0 {
-                log(6, "hooks: \(limiter.suppressed) output line(s) suppressed in the last minute (hooks.output_lines_per_minute)")
+    /// Logs the lines a child's pipe holds (at the end, also its last partial line), rate-limited.
+    private func drain(_ c: ChildProcess, stdout: Bool, limiter: inout OutputRateLimiter, limits: HookLimits, final: Bool = false) {
+        for line in c.readLines(stdout: stdout, final: final) {
+            let (admitted, suppressedBefore) = limiter.admit(now: MonotonicClock.now(), limit: limits.outputLinesPerMinute)
+            if suppressedBefore > 0 {
+                log(6, "hooks: \(suppressedBefore) output line(s) suppressed in the last minute (hooks.output_lines_per_minute)")
             }
-            limiter = OutputLimiter(windowStart: now)
+            guard admitted else {
+                shared.withLock { $0.stats.outputLinesSuppressed += 1 }
+                continue
+            }
+            log(6, "hook \(c.label) \(stdout ? "stdout" : "stderr"): \(OutputLineBuffer.text(line))")
         }
-        guard limiter.logged < limits.outputLinesPerMinute else {
-            limiter.suppressed += 1
-            shared.withLock { $0.stats.outputLinesSuppressed += 1 }
-            return
-        }
-        limiter.logged += 1
-        var line = String(decoding: bytes.prefix(4096), as: UTF8.self)
-        if line.last == "\r" { line.removeLast() }
-        log(6, "hook \(c.label) \(stdout ? "stdout" : "stderr"): \(line)")
     }
 
-    private func spawn(_ r: Request, limits: HookLimits) -> Child? {
+    private func spawn(_ r: Request, limits: HookLimits) -> ChildProcess? {
         let label = "\(r.binding.location) [\(r.binding.gesture)]"
-        var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
-        guard pipe(&outPipe) == 0 else { log(3, "hook \(label): cannot create a pipe: \(HookSys.error(errno))"); return nil }
-        guard pipe(&errPipe) == 0 else {
-            log(3, "hook \(label): cannot create a pipe: \(HookSys.error(errno))"); close(outPipe[0]); close(outPipe[1]); return nil
-        }
-        for fd in outPipe + errPipe { HookSys.setFlags(fd, nonBlocking: fd == outPipe[0] || fd == errPipe[0]) }
-        defer { close(outPipe[1]); close(errPipe[1]) }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        var empty = sigset_t(), defaults = sigset_t()
-        sigemptyset(&empty)
-        sigemptyset(&defaults)
-        for s in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD, SIGQUIT, SIGUSR1, SIGUSR2] { sigaddset(&defaults, s) }
-        posix_spawnattr_setsigmask(&attr, &empty)
-        posix_spawnattr_setsigdefault(&attr, &defaults)
-        posix_spawnattr_setpgroup(&attr, 0)  // its own process group: a timeout kills what it started too
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(r.binding.command), nil]
         let env = HookEnvironment.make(event: r.event, device: r.device, inherited: HookSys.environment())
-        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) }; for p in envp { free(p) } }
-
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, envp)
-        guard rc == 0 else {
-            log(3, "hook \(label): cannot run /bin/sh: \(HookSys.error(rc))")
-            close(outPipe[0]); close(errPipe[0])
+        do {
+            let c = try ChildProcess(command: r.binding.command, environment: env, label: label,
+                                     timeout: r.binding.timeout ?? limits.timeout, killAfter: limits.killAfter)
+            log(7, "hook \(label): started pid \(c.pid) for \(r.event.kind) \(r.event.phase)")
+            return c
+        } catch {
+            log(3, "hook \(label): \(error.message)")
             return nil
         }
-        let pidfd = HookSys.pidfdOpen(pid)
-        let timeout = (r.binding.timeout ?? limits.timeout).nanoseconds
-        log(7, "hook \(label): started pid \(pid) for \(r.event.kind) \(r.event.phase)")
-        return Child(pid: pid, pidfd: pidfd, out: outPipe[0], err: errPipe[0], label: "\(label) pid \(pid)",
-                     deadline: HookSys.nowNanoseconds() + timeout, killAfter: limits.killAfter.nanoseconds)
     }
 }
 
@@ -481,51 +381,4 @@ public enum HookEnvironment {
 
 extension String {
     fileprivate var replacingNUL: String { String(self.map { $0 == "\0" ? " " : $0 }) }
-}
-
-extension Duration {
-    fileprivate var nanoseconds: Int64 {
-        let (s, a) = components
-        return s * 1_000_000_000 + a / 1_000_000_000
-    }
-}
-
-/// The few C calls the hook runner needs.
-enum HookSys {
-    static func nowNanoseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
-
-    static func error(_ e: Int32) -> String { String(cString: strerror(e)) }
-
-    static func setFlags(_ fd: Int32, nonBlocking: Bool = true) {
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-    }
-
-    static func environment() -> [String] {
-        var out: [String] = []
-        var p = environ
-        while let s = p.pointee { out.append(String(cString: s)); p += 1 }
-        return out
-    }
-
-    private typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> Int32
-    /// glibc ≥ 2.36 exports pidfd_open; Swift cannot call the variadic syscall(2), so look it up.
-    private static let pidfdOpenFunction: PidfdOpen? = {
-        guard let sym = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pidfd_open") else { return nil }
-        return unsafeBitCast(sym, to: PidfdOpen.self)
-    }()
-
-    static var hasPidfd: Bool { pidfdOpenFunction != nil }
-
-    /// A pidfd for `pid` (readable when it exits), or -1: then the runner checks every 50 ms.
-    static func pidfdOpen(_ pid: pid_t) -> Int32 {
-        guard let f = pidfdOpenFunction else { return -1 }
-        let fd = f(pid, 0)
-        if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        return fd
-    }
 }

@@ -1,30 +1,18 @@
-// fuzz-modules: GestureCore
+// fuzz-modules: GestureCore GestureTestSupport
 // The recognizers and their arena: any well-formed frame sequence (touches inside the surface,
 // time never going back, ids stable) must never crash, and every gesture event must carry finite
 // numbers, a centroid inside the surface (0…1), a plausible finger count, and a time no later than
 // the frame or deadline that produced it.
 import GestureCore
+import GestureTestSupport
 
 private let devices: [DeviceDescription] = [
-    DeviceDescription(name: "fuzz touchscreen", properties: [InputProperty.direct],
-                      codes: [EventType.key: [KeyCode.btnTouch]],
-                      absInfo: [AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 9),
-                                AbsCode.mtTrackingId: AbsInfo(minimum: 0, maximum: 65535),
-                                AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 4000, resolution: 20),
-                                AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 3000, resolution: 20)]),
-    DeviceDescription(name: "fuzz touchpad",
-                      codes: [EventType.key: [KeyCode.btnTouch, KeyCode.btnToolFinger, KeyCode.btnToolDoubleTap,
-                                              KeyCode.btnToolTripleTap, KeyCode.btnToolQuadTap, KeyCode.btnToolQuintTap]],
-                      absInfo: [AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 1),
-                                AbsCode.mtTrackingId: AbsInfo(minimum: 0, maximum: 65535),
-                                AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 1000),
-                                AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 700)]),
-    DeviceDescription(name: "fuzz semi-mt touchpad", properties: [InputProperty.semiMT, InputProperty.pointer],
-                      codes: [EventType.key: [KeyCode.btnTouch, KeyCode.btnToolFinger, KeyCode.btnToolDoubleTap,
-                                              KeyCode.btnToolTripleTap]],
-                      absInfo: [AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 1),
-                                AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 1000, resolution: 15),
-                                AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 700, resolution: 15)]),
+    TestDevices.slots("fuzz touchscreen", slots: 10, x: TestDevices.axis(0, 4000, 20), y: TestDevices.axis(0, 3000, 20)),
+    TestDevices.slots("fuzz touchpad", slots: 2, x: TestDevices.axis(0, 1000), y: TestDevices.axis(0, 700),
+                      properties: [], keys: Set(TestDevices.fingerKeys)),
+    TestDevices.slots("fuzz semi-mt touchpad", slots: 2, x: TestDevices.axis(0, 1000, 15), y: TestDevices.axis(0, 700, 15),
+                      trackingIds: false, properties: [InputProperty.semiMT, InputProperty.pointer],
+                      keys: [KeyCode.btnTouch, KeyCode.btnToolFinger, KeyCode.btnToolDoubleTap, KeyCode.btnToolTripleTap]),
 ]
 
 private struct Slot { var id = 0; var active = false; var x = 0.0; var y = 0.0 }

@@ -1,21 +1,16 @@
-// fuzz-modules: GestureCore YAML GestureConfig
+// fuzz-modules: GestureCore LinuxSystem YAML GestureConfig GestureTestSupport
 // The config parser: any bytes must give a Config or a ConfigError whose every diagnostic points
 // at a line:column of the input; a Config that parses must give every device finite,
 // non-negative thresholds.
 import GestureCore
+import GestureTestSupport
 import GestureConfig
 
 private let probes: [DeviceDescription] = [
-    DeviceDescription(name: "probe touchscreen", properties: [InputProperty.direct],
-                      codes: [EventType.key: [KeyCode.btnTouch]],
-                      absInfo: [AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 9),
-                                AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 4000, resolution: 20),
-                                AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 3000, resolution: 20)]),
-    DeviceDescription(name: "probe touchpad", vendor: 0x2, product: 0x7,
-                      codes: [EventType.key: [KeyCode.btnTouch, KeyCode.btnToolFinger]],
-                      absInfo: [AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 1),
-                                AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 1000),
-                                AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 700)]),
+    TestDevices.slots("probe touchscreen", slots: 10, x: TestDevices.axis(0, 4000, 20), y: TestDevices.axis(0, 3000, 20),
+                      trackingIds: false),
+    TestDevices.slots("probe touchpad", slots: 2, x: TestDevices.axis(0, 1000), y: TestDevices.axis(0, 700), trackingIds: false,
+                      properties: [], keys: [KeyCode.btnTouch, KeyCode.btnToolFinger], vendor: 0x2, product: 0x7),
 ]
 
 @_cdecl("LLVMFuzzerTestOneInput")

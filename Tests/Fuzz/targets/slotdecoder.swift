@@ -1,53 +1,38 @@
-// fuzz-modules: GestureCore
+// fuzz-modules: GestureCore GestureTestSupport
 // The slot decoder, inside the whole GesturePipeline (decoder → arena, deadlines fired by
 // advance(to:) as a daemon timer would): arbitrary event sequences (any type, code, value, order,
 // time) on devices of every contact protocol must never crash, and every touch in every frame must be finite and
 // inside the device's surface (0…width × 0…height mm); fingerCount is never negative, an ended
 // or cancelled touch never comes back, and (protocol B) a touch id stays on one slot.
 import GestureCore
+import GestureTestSupport
 
-private func axis(_ min: Int32, _ max: Int32, _ res: Int32 = 0) -> AbsInfo {
-    AbsInfo(minimum: min, maximum: max, resolution: res)
-}
+private func axis(_ min: Int32, _ max: Int32, _ res: Int32 = 0) -> AbsInfo { TestDevices.axis(min, max, res) }
 
 // Arrays, not sets: a Set's order changes from run to run and inputs must replay the same way.
-private let fingerKeys: [UInt16] = [KeyCode.btnTouch, KeyCode.btnToolFinger, KeyCode.btnToolDoubleTap,
-                                       KeyCode.btnToolTripleTap, KeyCode.btnToolQuadTap, KeyCode.btnToolQuintTap]
+private let fingerKeys = TestDevices.fingerKeys
 
 private let devices: [DeviceDescription] = [
     // protocol B touchscreen, 10 slots, resolution, pressure, major, tool type
-    DeviceDescription(name: "B screen", properties: [InputProperty.direct], codes: [EventType.key: [KeyCode.btnTouch]],
-                      absInfo: [AbsCode.mtSlot: axis(0, 9), AbsCode.mtTrackingId: axis(0, 65535),
-                                AbsCode.mtPositionX: axis(0, 4095, 16), AbsCode.mtPositionY: axis(0, 4095, 16),
-                                AbsCode.mtPressure: axis(0, 255), AbsCode.mtTouchMajor: axis(0, 255, 2),
-                                AbsCode.mtToolType: axis(0, 2),
-                                AbsCode.x: axis(0, 4095, 16), AbsCode.y: axis(0, 4095, 16)]),
+    TestDevices.slots("B screen", slots: 10, x: axis(0, 4095, 16), y: axis(0, 4095, 16),
+                      axes: [AbsCode.mtPressure: axis(0, 255), AbsCode.mtTouchMajor: axis(0, 255, 2),
+                             AbsCode.mtToolType: axis(0, 2), AbsCode.x: axis(0, 4095, 16), AbsCode.y: axis(0, 4095, 16)]),
     // protocol B touchpad, 2 slots, no resolution, negative minimums, BTN_TOOL_* up to 5
-    DeviceDescription(name: "B pad", codes: [EventType.key: Set(fingerKeys)],
-                      absInfo: [AbsCode.mtSlot: axis(0, 1), AbsCode.mtTrackingId: axis(0, 65535),
-                                AbsCode.mtPositionX: axis(-3000, 3000), AbsCode.mtPositionY: axis(-2000, 2500),
-                                AbsCode.x: axis(-3000, 3000), AbsCode.y: axis(-2000, 2500)]),
+    TestDevices.slots("B pad", slots: 2, x: axis(-3000, 3000), y: axis(-2000, 2500), properties: [], keys: Set(fingerKeys),
+                      axes: [AbsCode.x: axis(-3000, 3000), AbsCode.y: axis(-2000, 2500)]),
     // semi-MT touchpad
-    DeviceDescription(name: "semi-MT pad", properties: [InputProperty.semiMT, InputProperty.pointer],
-                      codes: [EventType.key: Set(fingerKeys)],
-                      absInfo: [AbsCode.mtSlot: axis(0, 1), AbsCode.mtTrackingId: axis(0, 65535),
-                                AbsCode.mtPositionX: axis(0, 1000, 15), AbsCode.mtPositionY: axis(0, 700, 15)]),
+    TestDevices.slots("semi-MT pad", slots: 2, x: axis(0, 1000, 15), y: axis(0, 700, 15),
+                      properties: [InputProperty.semiMT, InputProperty.pointer], keys: Set(fingerKeys)),
     // protocol A touchscreen (no slots), with and without tracking ids
-    DeviceDescription(name: "A screen", properties: [InputProperty.direct], codes: [EventType.key: [KeyCode.btnTouch]],
-                      absInfo: [AbsCode.mtPositionX: axis(0, 9600), AbsCode.mtPositionY: axis(0, 7200),
-                                AbsCode.mtTrackingId: axis(0, 255),
-                                AbsCode.x: axis(0, 9600), AbsCode.y: axis(0, 7200)]),
-    DeviceDescription(name: "A screen no ids", properties: [InputProperty.direct], codes: [EventType.key: [KeyCode.btnTouch]],
-                      absInfo: [AbsCode.mtPositionX: axis(0, 1023, 4), AbsCode.mtPositionY: axis(0, 767, 4)]),
+    TestDevices.anonymous("A screen", x: axis(0, 9600), y: axis(0, 7200),
+                          axes: [AbsCode.mtTrackingId: axis(0, 255), AbsCode.x: axis(0, 9600), AbsCode.y: axis(0, 7200)]),
+    TestDevices.anonymous("A screen no ids", x: axis(0, 1023, 4), y: axis(0, 767, 4)),
     // single-touch screen; single-touch pad without BTN_TOUCH
-    DeviceDescription(name: "ST screen", properties: [InputProperty.direct], codes: [EventType.key: [KeyCode.btnTouch]],
-                      absInfo: [AbsCode.x: axis(0, 32767), AbsCode.y: axis(0, 32767), AbsCode.pressure: axis(0, 1023)]),
-    DeviceDescription(name: "ST pad", codes: [EventType.key: [KeyCode.btnToolFinger, KeyCode.btnToolDoubleTap]],
-                      absInfo: [AbsCode.x: axis(100, 900, 10), AbsCode.y: axis(100, 600, 10)]),
+    TestDevices.singleTouch("ST screen", x: axis(0, 32767), y: axis(0, 32767), axes: [AbsCode.pressure: axis(0, 1023)]),
+    TestDevices.singleTouch("ST pad", x: axis(100, 900, 10), y: axis(100, 600, 10), properties: [],
+                            keys: [KeyCode.btnToolFinger, KeyCode.btnToolDoubleTap]),
     // degenerate absinfo: an axis with no range, a huge range, a slot axis claiming 64 slots
-    DeviceDescription(name: "degenerate", properties: [InputProperty.direct], codes: [EventType.key: [KeyCode.btnTouch]],
-                      absInfo: [AbsCode.mtSlot: axis(0, 63), AbsCode.mtTrackingId: axis(0, 65535),
-                                AbsCode.mtPositionX: axis(5, 5), AbsCode.mtPositionY: axis(Int32.min, Int32.max)]),
+    TestDevices.slots("degenerate", slots: 64, x: axis(5, 5), y: axis(Int32.min, Int32.max)),
 ]
 
 /// Codes worth hitting most of the time; the rest of the code space gets a share too.
