@@ -1,11 +1,12 @@
 import GestureCore
+import GestureTestSupport
 import Testing
 
 /// Edge palms and contacts that rest whenever they landed (RestingContacts.swift). Pad: 100 × 70
 /// mm, so the edge-palm zones are x ≤ 8 mm and x ≥ 92 mm (min(8 mm, 8 % of the width)); the
 /// edge-swipe zones are 5.6 mm.
 @Suite struct EdgePalmTests {
-    let pad = Devices.touchpad()
+    let pad = ScenarioDevices.touchpad()
 
     // MARK: a still contact landing in the zone is a palm
 
@@ -69,17 +70,17 @@ import Testing
               expect: "pan began left fingers=1; swipe recognized left fingers=1; pan ended left fingers=1")
     }
     @Test func touchscreen_hasNoEdgePalms() {
-        check("down 1 at (1,35) at 0ms; up 1 at 100ms", on: Devices.touchscreen(), expect: "tap recognized fingers=1")
+        check("down 1 at (1,35) at 0ms; up 1 at 100ms", on: ScenarioDevices.touchscreen(), expect: "tap recognized fingers=1")
     }
     @Test func semiMT_hasNoEdgePalms() {
-        check("down 1 at (2,35) at 0ms; up 1 at 100ms", on: Devices.touchpad(semiMT: true), expect: "tap recognized fingers=1")
+        check("down 1 at (2,35) at 0ms; up 1 at 100ms", on: ScenarioDevices.touchpad(semiMT: true), expect: "tap recognized fingers=1")
     }
 }
 
 /// A contact still beside one that moves rests whenever it landed: before the motion, during
 /// it, or long before, having moved then (the DLL0945 recording's kernel ghosts).
 @Suite struct LateRestingContactTests {
-    let pad = Devices.touchpad()
+    let pad = ScenarioDevices.touchpad()
     let onePan = "pan began right fingers=1; swipe recognized right fingers=1; pan ended right fingers=1"
 
     /// The motion gestures after `ms` milliseconds, as `describe` prints them.
