@@ -75,6 +75,8 @@ public struct ThresholdKey: Hashable, Sendable, CustomStringConvertible {
         mm("thumb_minimum_touch_major_mm", \.thumbMinimumTouchMajor),
         .init("thumb_minimum_pressure_percent", .percent, .number(\.thumbMinimumPressurePercent)),
         mm("palm_minimum_touch_major_mm", \.palmMinimumTouchMajor),
+        mm("edge_palm_zone_width_mm", \.edgePalmZoneWidth),
+        mm("edge_palm_release_travel_mm", \.edgePalmReleaseTravel),
     ]
 
     public static func named(_ name: String) -> ThresholdKey? { all.first { $0.name == name } }

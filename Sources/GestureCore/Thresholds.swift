@@ -50,9 +50,9 @@ public struct Thresholds: Hashable, Sendable {
     /// rests (a thumb, a finger left on the pad): it is no finger of the gesture until it lifts.
     public var restingContactMaximumTravel: Millimeters = 1.5
     public var restingContactDecisionTravel: Millimeters = 8
-    /// Only a contact that landed this long before or after the others, before they moved, can
-    /// rest — unless it is thumb-like (below); fingers landing together and one pivoting around
-    /// the other are a pinch or rotate.
+    /// Only a contact that landed this long before or after the contacts that move can rest —
+    /// unless it is thumb-like (below); fingers landing together and one pivoting around the
+    /// other are a pinch or rotate.
     public var restingContactLandingGap: Duration = .milliseconds(150)
     /// Touchpads: a contact this close to the bottom edge is thumb-like (libinput: 15 mm); 0 off.
     public var thumbZoneHeight: Millimeters = 0
@@ -63,6 +63,11 @@ public struct Thresholds: Hashable, Sendable {
     /// A contact this large is a palm: no finger of any gesture until it lifts (MT_TOOL_PALM
     /// contacts are dropped by the decoder already).
     public var palmMinimumTouchMajor: Millimeters = 25
+    /// Touchpads: a contact that lands this close to the left or right edge is a palm (libinput's
+    /// edge palm zone) until it has moved `edgePalmReleaseTravel` from where it landed (a finger
+    /// swiping in from the edge or scrolling along it); 0 off.
+    public var edgePalmZoneWidth: Millimeters = 0
+    public var edgePalmReleaseTravel: Millimeters = 3
 
     public init(tapTimeout: Duration, tapMaximumMovement: Millimeters, doubleTapMaximumGap: Duration,
                 doubleTapGapPerExtraFinger: Duration, doubleTapMinimumGap: Duration,
@@ -149,6 +154,7 @@ public struct Thresholds: Hashable, Sendable {
         fingerCountDebounce: .milliseconds(100))
 
     /// The defaults for a device, adjusted to its size: touchpads use min(8 mm, 8 %) edge zones,
+    /// edge palm zones of min(8 mm, 8 % of the width) (5 % of the width when the size is unknown),
     /// touchscreens of unknown size use fractions of the range (2 % edge, 15 % swipe).
     public static func defaults(for device: DeviceDescription) -> Thresholds {
         let (w, h) = device.size
@@ -157,6 +163,7 @@ public struct Thresholds: Hashable, Sendable {
             var t = touchpadDefaults
             if shorter > 0 { t.edgeZone = Swift.min(8, 0.08 * shorter) }
             if h > 0 { t.thumbZoneHeight = Swift.min(15, 0.25 * h) }
+            if w > 0 { t.edgePalmZoneWidth = device.sizeKnown ? Swift.min(8, 0.08 * w) : 0.05 * w }
             return t
         }
         var t = touchscreenDefaults

@@ -260,13 +260,15 @@ private func touchscreen(name: String = "ELAN Touchscreen") -> DeviceDescription
                          resting_contact_maximum_travel_mm: 1, resting_contact_decision_travel_mm: 5,
                          resting_contact_landing_gap_ms: 200, thumb_zone_height_mm: 12,
                          thumb_minimum_touch_major_mm: 14, thumb_minimum_pressure_percent: 80,
-                         palm_minimum_touch_major_mm: 30}
+                         palm_minimum_touch_major_mm: 30, edge_palm_zone_width_mm: 6,
+                         edge_palm_release_travel_mm: 4}
             """, file: "t.yaml")
         let t = c.thresholds(for: touchpad())
         #expect(t.tapQuickDuration == .milliseconds(60) && t.tapQuickMaximumMovement == 2.5)
         #expect(t.restingContactMaximumTravel == 1 && t.restingContactDecisionTravel == 5)
         #expect(t.restingContactLandingGap == .milliseconds(200) && t.thumbZoneHeight == 12)
         #expect(t.thumbMinimumTouchMajor == 14 && t.thumbMinimumPressurePercent == 80 && t.palmMinimumTouchMajor == 30)
+        #expect(t.edgePalmZoneWidth == 6 && t.edgePalmReleaseTravel == 4)
         for key in ThresholdKey.all { #expect(key.value(in: t) != 0 || key.name.hasSuffix("_per_extra_finger_ms") || key.name == "double_tap_minimum_gap_ms" || key.name == "long_press_cancels_on_movement", "\(key) has no value") }
     }
     @Test func test_percentAbove100_isAnError() {

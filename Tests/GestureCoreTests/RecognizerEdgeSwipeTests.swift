@@ -40,12 +40,19 @@ import Testing
               expect: "swipe recognized downRight fingers=1", bound: [.swipe, .edgeSwipe], directions: 8)
     }
     @Test func edgeSwipe_afterAPauseAtTheEdge_takesOverTheLongPress() {
-        // The Bamboo recording: two fingers rest at the left edge for 0.5 s, then swipe in.
+        // Two fingers rest at the left edge of a screen for 0.5 s, then swipe in.
         check("down 1 at (2,20), 2 at (2,34) at 0ms; move 1 to (22,20), 2 to (22,34) from 600ms by 800ms; up 1, 2 at 810ms",
-              on: pad, expect: """
+              on: screen, expect: """
                 longPress began fingers=2 at=500ms; longPress cancelled fingers=2
                 edgeSwipe began right edge=left fingers=2; edgeSwipe ended right edge=left fingers=2
                 """)
+    }
+    @Test func edgeSwipe_afterAPauseAtTheEdgeOfAPad_isNoLongPress() {
+        // The Bamboo recording: on a touchpad, fingers resting in the edge-palm zone are palms
+        // until they move (RestingContacts.swift): no long press, then the edge swipe from where
+        // they landed.
+        check("down 1 at (2,20), 2 at (2,34) at 0ms; move 1 to (22,20), 2 to (22,34) from 600ms by 800ms; up 1, 2 at 810ms",
+              on: pad, expect: "edgeSwipe began right edge=left fingers=2; edgeSwipe ended right edge=left fingers=2")
     }
     @Test func edgeSwipe_alongTheEdge_isAPanDown() {
         check("down 1 at (98,10) at 0ms; move 1 to (98,40) by 300ms; up 1 at 310ms", on: pad,

@@ -39,10 +39,12 @@ struct EdgeSwipeRecognizer: MotionRecognizer, ContinuousRecognizer {
     mutating func sequenceBegan(_ m: MotionSample, width: Millimeters, height: Millimeters, _ t: Thresholds) {
         edges.removeAll(keepingCapacity: true)
         if m.positioned > 0 && width > 0 && height > 0 {
-            if m.centroidX <= t.edgeZone { edges.append(.left) }
-            if m.centroidX >= width - t.edgeZone { edges.append(.right) }
-            if m.centroidY <= t.edgeZone { edges.append(.top) }
-            if m.centroidY >= height - t.edgeZone { edges.append(.bottom) }
+            // A finger released from the edge-palm zone swiped in from where it landed.
+            let (x, y) = m.releasedFromEdgeAt ?? (m.centroidX, m.centroidY)
+            if x <= t.edgeZone { edges.append(.left) }
+            if x >= width - t.edgeZone { edges.append(.right) }
+            if y <= t.edgeZone { edges.append(.top) }
+            if y >= height - t.edgeZone { edges.append(.bottom) }
         }
         state = edges.isEmpty ? .failed : .possible
     }

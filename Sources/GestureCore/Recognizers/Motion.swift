@@ -44,6 +44,9 @@ struct MotionSample {
     /// A contact was dropped in this frame as resting or a palm (the count fell, but the
     /// translation so far is already that of the fingers left).
     var contactDropped = false
+    /// A contact that landed in the edge-palm zone was released in this frame (it is a finger,
+    /// counted from here on): where it landed, for the edge swipe (see `ContactRules`).
+    var releasedFromEdgeAt: (x: Millimeters, y: Millimeters)?
     /// Smoothed centroid velocity, mm/s.
     var velocityX: Double = 0
     var velocityY: Double = 0
@@ -84,10 +87,15 @@ struct MotionTracker {
     var excluded: [Bool] = []
     var landed: [Instant] = []
     var othersPath: [Double] = []
-    var landedBeforeMotion: [Bool] = []
     var thumbLike: [Bool] = []
     var moved: [Bool] = []
+    /// Per touch: landed in the edge-palm zone and not released yet (its landing point is kept
+    /// in `restX`/`restY`).
+    var edgePalm: [Bool] = []
     var restX: [Double] = [], restY: [Double] = []
+    /// Per touch: where it was when the latest contact landed (what "has moved" means for the
+    /// landing gap, see `ContactRules`).
+    var armX: [Double] = [], armY: [Double] = []
     var rules = ContactRules()
     var sample = MotionSample()
     private var lastTime: Instant?
@@ -99,8 +107,9 @@ struct MotionTracker {
         ids.reserveCapacity(16); startX.reserveCapacity(16); startY.reserveCapacity(16)
         prevX.reserveCapacity(16); prevY.reserveCapacity(16); excluded.reserveCapacity(16)
         landed.reserveCapacity(16); othersPath.reserveCapacity(16)
-        landedBeforeMotion.reserveCapacity(16); thumbLike.reserveCapacity(16)
+        thumbLike.reserveCapacity(16)
         moved.reserveCapacity(16); restX.reserveCapacity(16); restY.reserveCapacity(16)
+        edgePalm.reserveCapacity(16); armX.reserveCapacity(16); armY.reserveCapacity(16)
     }
 
     /// The largest and second-largest step of this frame among the counted touches.
@@ -117,9 +126,10 @@ struct MotionTracker {
         startY.removeAll(keepingCapacity: true); prevX.removeAll(keepingCapacity: true)
         prevY.removeAll(keepingCapacity: true); excluded.removeAll(keepingCapacity: true)
         landed.removeAll(keepingCapacity: true); othersPath.removeAll(keepingCapacity: true)
-        landedBeforeMotion.removeAll(keepingCapacity: true); thumbLike.removeAll(keepingCapacity: true)
+        thumbLike.removeAll(keepingCapacity: true)
         moved.removeAll(keepingCapacity: true); restX.removeAll(keepingCapacity: true)
-        restY.removeAll(keepingCapacity: true)
+        restY.removeAll(keepingCapacity: true); edgePalm.removeAll(keepingCapacity: true)
+        armX.removeAll(keepingCapacity: true); armY.removeAll(keepingCapacity: true)
         sample = MotionSample(); lastTime = nil; lastFingers = 0
     }
 
@@ -163,8 +173,9 @@ struct MotionTracker {
                     positioned += 1
                     if t.phase != .began { n += 1; px += prevX[i]; py += prevY[i]; nx += t.x; ny += t.y }
                 } else {
-                    positioned += 1
-                    add(t, at: frame.time); began = true
+                    let palm = rules.enabled && !semiMT && rules.landsInEdgePalmZone(t)
+                    add(t, at: frame.time, edgePalm: palm)
+                    if palm { resting += 1 } else { positioned += 1; began = true }
                 }
             }
         }
@@ -236,6 +247,7 @@ struct MotionTracker {
         lastTime = frame.time
         s.buttonDown = frame.buttonDown
         s.contactDropped = false
+        s.releasedFromEdgeAt = nil
         sample = s
         if rules.enabled && !semiMT { applyContactRules(frame, trustToolCount: trustToolCount) }
         lastFingers = sample.fingers

@@ -4,26 +4,39 @@
 ///
 /// - **Resting.** A contact that has moved less than `restingContactMaximumTravel` from its rest
 ///   position (where it was when the others started to move: a finger settles as it lands)
-///   while another contact has travelled `restingContactDecisionTravel` since it landed rests —
-///   if it is *eligible*: it landed at least `restingContactLandingGap` apart from every other
-///   contact, before any of them moved (a thumb or a finger left on the pad, then a finger that moves),
-///   or it is thumb-like. Fingers that land together and then one pivots around the other stay a
-///   pinch or rotate; a contact that joins fingers already moving is a finger joining them.
+///   while another contact has travelled `restingContactDecisionTravel` since it landed rests
+///   (each finger landing starts the judgement of the contacts already down afresh) —
+///   if it is *eligible*: it landed at least `restingContactLandingGap` apart from every contact
+///   that has moved (a thumb or a finger left on the pad, then a finger that moves; or a contact
+///   left behind, like the kernel's ghosts of lifted fingers, beside a finger that moves on or
+///   lands later), or it is thumb-like. Fingers that land together and then one pivots around
+///   the other stay a pinch or rotate, and so do fingers that both move.
 /// - **Thumb-like.** On a touchpad, within `thumbZoneHeight` of the bottom edge (libinput's
 ///   15 mm); or, where the device reports them, a touch major of `thumbMinimumTouchMajor` or a
 ///   pressure of `thumbMinimumPressurePercent` of the axis range.
 /// - **Palm.** A touch major of `palmMinimumTouchMajor` (devices with a resolution only): dropped
 ///   at once, whatever the others do. MT_TOOL_PALM contacts never reach the tracker.
+/// - **Edge palm.** On a touchpad, a contact that *lands* within `edgePalmZoneWidth` of the left
+///   or right edge (libinput's palm edge zone) is a palm from its first frame: no finger of any
+///   gesture, no tap. Once it has moved `edgePalmReleaseTravel` from where it landed, in any
+///   direction, it is released: a finger landing there and then, whose gesture started where it
+///   landed (a finger swiping in from the edge, or scrolling along it). A still one stays a palm
+///   until it lifts. A contact that moves into the zone later is a finger as before. (libinput
+///   releases only a touch that leaves the zone inward within 200 ms of landing; a real finger
+///   resting 280 ms at the edge before swiping in, and one scrolling along the edge, would be lost.)
 ///
 /// While an eligible contact is still and another has started to move but not yet far enough
 /// to decide, `MotionSample.restingUndecided` is set and the arena holds motion gestures back, so
 /// a thumb never shows up as the second finger of a pinch, a rotate or a two-finger pan.
 ///
 /// ```
-///   lands ──► counted ──── moved ≥ max travel from rest position ───────► counted (for good)
-///               │   │
-///               │   └─ eligible, still, another moved ≥ decision travel ─► resting ─┐
-///               └───── touch major ≥ palm size ──────────────────────────► palm ────┴─► lifts: forgotten
+///   lands in a side edge-palm zone ──► edge palm ── moved ≥ release travel ──► counted (lands now)
+///                                         └─ still ──► lifts: forgotten
+///   lands elsewhere ──► counted ◄─────── another finger lands: judged afresh ────┐
+///                        │ │ │                                                   │
+///                        │ │ └─ moved ≥ max travel from rest position ──► moved ─┘
+///                        │ └─── eligible, still, another moved ≥ decision travel ──► resting ─┐
+///                        └───── touch major ≥ palm size ───────────────────────────► palm ────┴─► lifts: forgotten
 /// ```
 struct ContactRules {
     var enabled = false
@@ -35,6 +48,10 @@ struct ContactRules {
     var thumbMinimumMajor: Millimeters?
     var thumbMinimumPressure: Int32?
     var palmMinimumMajor: Millimeters?
+    /// Touchpads: x (mm) below which and above which a landing contact is an edge palm; nil: none.
+    var edgePalmLeft: Millimeters?
+    var edgePalmRight: Millimeters = 0
+    var edgePalmReleaseTravel: Millimeters = 3
 
     init() {}
 
@@ -44,7 +61,11 @@ struct ContactRules {
         restingMaximumTravel = t.restingContactMaximumTravel
         restingDecisionTravel = t.restingContactDecisionTravel
         restingLandingGap = t.restingContactLandingGap
-        let height = device.size.height
+        let (width, height) = device.size
+        if device.kind == .touchpad && t.edgePalmZoneWidth > 0 && width > 2 * t.edgePalmZoneWidth {
+            edgePalmLeft = t.edgePalmZoneWidth; edgePalmRight = width - t.edgePalmZoneWidth
+        }
+        edgePalmReleaseTravel = t.edgePalmReleaseTravel
         if device.kind == .touchpad && t.thumbZoneHeight > 0 && height > 0 { thumbZoneTop = height - t.thumbZoneHeight }
         if device.sizeKnown && device.hasAxis(AbsCode.mtTouchMajor) {
             thumbMinimumMajor = t.thumbMinimumTouchMajor
@@ -64,6 +85,13 @@ struct ContactRules {
         return false
     }
 
+    func inEdgePalmZone(x: Millimeters) -> Bool {
+        guard let left = edgePalmLeft else { return false }
+        return x <= left || x >= edgePalmRight
+    }
+
+    func landsInEdgePalmZone(_ t: Touch) -> Bool { t.tool == .finger && inEdgePalmZone(x: t.x) }
+
     func isPalm(_ t: Touch) -> Bool {
         if let m = palmMinimumMajor, let major = t.majorAxis, major >= m { return true }
         return false
@@ -76,22 +104,32 @@ extension MotionTracker {
         return excluded[i]
     }
 
-    /// Starts tracking a touch that landed.
-    mutating func add(_ t: Touch, at time: Instant) {
-        var othersStill = true
-        for i in ids.indices where !excluded[i] && travel(i) >= rules.restingMaximumTravel { othersStill = false }
-        ids.append(t.id); startX.append(t.x); startY.append(t.y)
+    /// Starts tracking a touch that landed (an edge palm: excluded from the start).
+    mutating func add(_ t: Touch, at time: Instant, edgePalm isEdgePalm: Bool = false) {
+        if !isEdgePalm { rearm() }
+        ids.append(t.id); startX.append(t.x); startY.append(t.y); edgePalm.append(isEdgePalm)
+        armX.append(t.x); armY.append(t.y)
         prevX.append(t.x); prevY.append(t.y)
-        excluded.append(false); landed.append(time); othersPath.append(0)
-        landedBeforeMotion.append(othersStill); thumbLike.append(false); moved.append(false)
+        excluded.append(isEdgePalm); landed.append(time); othersPath.append(0)
+        thumbLike.append(false); moved.append(false)
         restX.append(t.x); restY.append(t.y)
+    }
+
+    /// A finger landed: the judgement of those already counted starts afresh from where each is
+    /// now (a finger that moved before may stay still beside the new one, like a ghost).
+    private mutating func rearm() {
+        for i in ids.indices where !excluded[i] {
+            restX[i] = prevX[i]; restY[i] = prevY[i]; moved[i] = false; othersPath[i] = 0
+            armX[i] = prevX[i]; armY[i] = prevY[i]
+        }
     }
 
     mutating func remove(at i: Int) {
         ids.remove(at: i); startX.remove(at: i); startY.remove(at: i)
         prevX.remove(at: i); prevY.remove(at: i); excluded.remove(at: i); landed.remove(at: i)
-        othersPath.remove(at: i); landedBeforeMotion.remove(at: i); thumbLike.remove(at: i)
-        moved.remove(at: i); restX.remove(at: i); restY.remove(at: i)
+        othersPath.remove(at: i); thumbLike.remove(at: i)
+        moved.remove(at: i); restX.remove(at: i); restY.remove(at: i); edgePalm.remove(at: i)
+        armX.remove(at: i); armY.remove(at: i)
     }
 
     /// Records a counted touch's step in this frame (for the others' path since each landed).
@@ -110,6 +148,12 @@ extension MotionTracker {
         return (dx * dx + dy * dy).squareRoot()
     }
 
+    /// How far a touch is from where it was when the latest contact landed.
+    func armTravel(_ i: Int) -> Millimeters {
+        let dx = prevX[i] - armX[i], dy = prevY[i] - armY[i]
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
     /// How far a touch is from where it was when the others started to move (its rest position).
     func restTravel(_ i: Int) -> Millimeters {
         let dx = prevX[i] - restX[i], dy = prevY[i] - restY[i]
@@ -120,6 +164,7 @@ extension MotionTracker {
     /// dropped one, measures the sample afresh over the touches left.
     mutating func applyContactRules(_ frame: TouchFrame, trustToolCount: Bool) {
         var dropped = false
+        let released = releaseEdgePalms()
         let countedBefore = excluded.lazy.filter { !$0 }.count
         for t in frame.touches where t.tool == .finger && t.phase.isActive {
             guard let i = index(of: t.id), !excluded[i] else { continue }
@@ -145,19 +190,40 @@ extension MotionTracker {
             }
         }
         var s = sample
-        s.restingUndecided = undecided && !dropped
+        s.restingUndecided = undecided && !dropped && released == nil
         sample = s
-        if dropped { remeasure(frame, trustToolCount: trustToolCount) }
+        if dropped || released != nil {
+            remeasure(frame, trustToolCount: trustToolCount)
+            sample.contactDropped = dropped
+            if let r = released {
+                sample.fingerLanded = true
+                sample.releasedFromEdgeAt = (restX[r], restY[r])
+            }
+        }
+    }
+
+    /// Releases the edge palms that moved (see `ContactRules`); the index of one released, if any.
+    private mutating func releaseEdgePalms() -> Int? {
+        var released: Int?
+        for i in ids.indices where edgePalm[i] && restTravel(i) >= rules.edgePalmReleaseTravel {
+            rearm()
+            edgePalm[i] = false; excluded[i] = false; moved[i] = true; released = i
+            armX[i] = restX[i]; armY[i] = restY[i]
+        }
+        return released
     }
 
     private func eligible(_ i: Int) -> Bool {
         if thumbLike[i] { return true }
-        guard landedBeforeMotion[i] else { return false }
-        for j in ids.indices where j != i && !excluded[j] {
+        // Only the contacts that moved since the latest landing count: not those still beside
+        // the moving ones (a second thumb, the kernel's ghosts). Jitter alone moves nobody.
+        var beside = false
+        for j in ids.indices where j != i && !excluded[j] && armTravel(j) >= rules.restingMaximumTravel {
             let gap = landed[i] < landed[j] ? landed[j] - landed[i] : landed[i] - landed[j]
             if gap < rules.restingLandingGap { return false }
+            beside = true
         }
-        return true
+        return beside
     }
 
     /// The sample over the touches still counted: translation from where they landed, no scale
