@@ -51,6 +51,9 @@ def wait_clone(d, real, after=0, settled=True):
     """The clone of REAL once the daemon says it grabbed REAL; checked to carry the phys mark."""
     node = log_match(d, rf"devices: {_re.escape(real)}: exclusive: clone (/dev/input/event\d+)", after=after).group(1)
     log_match(d, rf"devices: {_re.escape(real)}: exclusive: grabbed", after=after)
+    # sysfs shows the new node a moment after the daemon logs it (udev's add runs behind, under load).
+    deadline = time.monotonic() + 5
+    while node not in clone_nodes() and time.monotonic() < deadline: time.sleep(0.05)
     check(node in clone_nodes(), f"{node} lacks the phys mark gestured-virtual/clone: {virtual_nodes()}")
     if settled: settle()
     return node
@@ -297,10 +300,11 @@ def exclusive_removal_reload_and_twenty_plug_cycles_leave_no_clone_fd_or_grab():
             left = wait_no_clone()
             check(not left, f"a clone outlived its device: {left}")
         cycle()
-        before = fd_settled(d, -1, 0.3)
+        before = fd_settled(d, -1, 0.3); links = d.fd_links()
         for _ in range(20): cycle()
         after = fd_settled(d, before)
-        check(after == before, f"fd count went from {before} to {after} over 20 exclusive plug cycles")
+        check(after == before, f"fd count went from {before} to {after} over 20 exclusive plug cycles: "
+                               f"before {links}, after {d.fd_links()}")
         # Reload turning exclusive off while a finger is down: released only at the lift.
         m = len(d.stderr())
         node = ts.plug()

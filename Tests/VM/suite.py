@@ -182,6 +182,14 @@ class Daemon(Lines):
 
     def fd_count(self): return len(os.listdir(f"/proc/{self.p.pid}/fd"))
 
+    def fd_links(self):
+        """What each open fd is (for a failure message): "3=/dev/input/event2", "4=anon_inode:[eventpoll]"."""
+        out = []
+        for fd in sorted(os.listdir(f"/proc/{self.p.pid}/fd"), key=int):
+            try: out.append(f"{fd}={os.readlink(f'/proc/{self.p.pid}/fd/{fd}')}")
+            except OSError: pass
+        return " ".join(out)
+
     def alive(self): return self.p.poll() is None
 
     def stop(self):
@@ -541,9 +549,15 @@ def cli_record_of_a_kernel_device_replays_to_the_same_gestures():
     out = f"{WORK}/recorded.evemu"
     try:
         settle()
-        r = Lines([GESTURED, "record", dev.node, "-o", out, "--seconds", "6"], stdin=subprocess.DEVNULL, name="record")
-        time.sleep(1.0)
+        # Played once `record` says it reads the node; the unplug then ends the recording (rc 0), so a
+        # slow start or a slow play under load cannot cut either end of it.
+        r = Lines([GESTURED, "record", dev.node, "-o", out, "--seconds", "300"], stdin=subprocess.DEVNULL, name="record")
+        deadline = time.monotonic() + 30
+        while "gestured record: recording" not in r.stderr():
+            check(r.p.poll() is None and time.monotonic() < deadline, f"gestured record did not start: {r.stderr()[-400:]}")
+            time.sleep(0.05)
         dev.do(f"play {rec}", timeout=120)
+        dev.unplug()
         rc = r.p.wait(timeout=30)
         check(rc == 0, f"gestured record: rc {rc}: {r.stderr()[-400:]}")
         got = replay_expectation(out, None)
