@@ -4,6 +4,12 @@
 // monotonic clock, file reads) sits under every module that calls the system. No outside packages.
 import PackageDescription
 
+// No module imports Swift's Regex support, yet Swift imports `_StringProcessing` into every module
+// implicitly, and with the README's `--static-swift-stdlib` that links _RegexParser and
+// _StringProcessing (about 950 kB of code) into every executable. Leaving the implicit import out
+// drops them, and the daemon's resident code with them (docs/PERFORMANCE.md, fourth pass).
+let lean: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])]
+
 let package = Package(
     name: "gestured",
     products: [
@@ -26,37 +32,37 @@ let package = Package(
         .systemLibrary(name: "CLinuxSys"),
 
         // Pure core: stdlib only, no Foundation, no C, no clock.
-        .target(name: "GestureCore"),
+        .target(name: "GestureCore", swiftSettings: lean),
         // The one argument parser of the commands: stdlib only.
-        .target(name: "CommandArguments"),
+        .target(name: "CommandArguments", swiftSettings: lean),
         // Thin safe wrapper over libyaml: a node tree with line:column marks.
-        .target(name: "YAML", dependencies: ["CYAML"]),
+        .target(name: "YAML", dependencies: ["CYAML"], swiftSettings: lean),
         // The bridge to the operating system: errno as SystemError, the monotonic clock as the
         // core's Instant, whole-file reads.
-        .target(name: "LinuxSystem", dependencies: ["GestureCore", "CLinuxSys"]),
-        .target(name: "GestureRecording", dependencies: ["GestureCore", "YAML", "LinuxSystem"]),
-        .target(name: "GestureConfig", dependencies: ["GestureCore", "YAML", "LinuxSystem"]),
-        .target(name: "GestureWire", dependencies: ["GestureCore"]),
-        .target(name: "LinuxInput", dependencies: ["GestureCore", "LinuxSystem", "CLibevdev", "CLibudev"]),
+        .target(name: "LinuxSystem", dependencies: ["GestureCore", "CLinuxSys"], swiftSettings: lean),
+        .target(name: "GestureRecording", dependencies: ["GestureCore", "YAML", "LinuxSystem"], swiftSettings: lean),
+        .target(name: "GestureConfig", dependencies: ["GestureCore", "YAML", "LinuxSystem"], swiftSettings: lean),
+        .target(name: "GestureWire", dependencies: ["GestureCore"], swiftSettings: lean),
+        .target(name: "LinuxInput", dependencies: ["GestureCore", "LinuxSystem", "CLibevdev", "CLibudev"], swiftSettings: lean),
         // Which window has the focus, pushed by the desktop (gestured listen's `app:` bindings).
         .target(name: "FocusTracking", dependencies: [
             "GestureConfig", "GestureWire", "LinuxSystem", "CXCB", "CWlrForeignToplevel", "CWaylandClient", "CSystemd",
-        ]),
+        ], swiftSettings: lean),
         .target(name: "GestureDaemon", dependencies: [
             "GestureCore", "GestureRecording", "GestureConfig", "GestureWire", "LinuxInput", "LinuxSystem", "CSystemd",
-        ]),
+        ], swiftSettings: lean),
         .executableTarget(name: "gestured", dependencies: [
             "CommandArguments", "GestureDaemon", "GestureCore", "GestureRecording", "GestureWire", "GestureConfig", "LinuxInput", "LinuxSystem",
             "FocusTracking",
-        ]),
+        ], swiftSettings: lean),
         // Test helper for the kernel suite (Tests/VM): uinput devices from recordings' headers.
         .executableTarget(name: "gestured-uinput", dependencies: [
             "CommandArguments", "GestureCore", "GestureRecording", "GestureWire", "LinuxInput", "LinuxSystem",
-        ]),
+        ], swiftSettings: lean),
         // Measured speed: `swift run -c release gestured-bench` prints one `name: value unit` per figure.
         .executableTarget(name: "gestured-bench", dependencies: [
             "CommandArguments", "GestureDaemon", "GestureCore", "GestureRecording", "GestureConfig", "GestureWire", "LinuxInput", "LinuxSystem",
-        ]),
+        ], swiftSettings: lean),
 
         // Shared by every test suite: devices, event helpers.
         .target(name: "GestureTestSupport", dependencies: ["GestureCore"], path: "Tests/Support"),

@@ -161,7 +161,7 @@ public enum EvtestReader {
             let time = try timestamp(String(body[..<comma]))
             let rest = String(body[body.index(after: comma)...]).trimmed
             let event: InputEvent
-            if let syn = Self.synCodes.first(where: { rest.contains(" \($0.name) ") || rest.hasSuffix(" \($0.name)") }), !rest.hasPrefix("type ") {
+            if let syn = Self.synCodes.first(where: { rest.containsText(" \($0.name) ") || rest.hasSuffix(" \($0.name)") }), !rest.hasPrefix("type ") {
                 event = InputEvent(time: time, type: EventType.syn, code: syn.code, value: 0)
             } else {
                 event = try typed(rest, time: time)

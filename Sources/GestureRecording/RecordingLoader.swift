@@ -56,8 +56,8 @@ public enum RecordingLoader {
             guard entryName.hasSuffix(".desc") else { continue }
             var stem = String(entryName.dropLast(5))
             var suffix = ""
-            if let r = stem.firstRange(of: "__") { suffix = String(stem[r.lowerBound...]); stem = String(stem[..<r.lowerBound]) }
-            guard base.hasPrefix(stem), suffix.isEmpty || base.contains(suffix) else { continue }
+            if let r = stem.rangeOfText("__") { suffix = String(stem[r.lowerBound...]); stem = String(stem[..<r.lowerBound]) }
+            guard base.hasPrefix(stem), suffix.isEmpty || base.containsText(suffix) else { continue }
             if best == nil || stem.count > best!.1 { best = (entryName, stem.count) }
         }
         guard let (file, _) = best else { return nil }

@@ -122,7 +122,7 @@ private func fanout(_ daemon: ServedDaemon, live: Int, stalled: Int, iterations:
             guard poll(&pfds, nfds_t(pfds.count), 100) > 0 else { continue }
             let at = nowNanoseconds()
             for (k, p) in pfds.enumerated() where p.revents != 0 && waiting.contains(k) {
-                if let lines = clients[k].readLines(timeoutMs: 0), lines.contains(where: { $0.contains(panBegan) }) {
+                if let lines = clients[k].readLines(timeoutMs: 0), lines.contains(where: { $0.containsText(panBegan) }) {
                     samples.append(Double(at - sent) / 1000)
                     waiting.remove(k)
                     pfds[k].events = 0

@@ -64,7 +64,7 @@ final class SocketClient {
             let left = Int32(max(1, (deadline - nowNanoseconds()) / 1_000_000))
             guard let lines = readLines(timeoutMs: left) else { return nil }
             let at = nowNanoseconds()
-            if let l = lines.first(where: { $0.contains(needle) }) { return (l, at) }
+            if let l = lines.first(where: { $0.containsText(needle) }) { return (l, at) }
         }
         return nil
     }

@@ -86,9 +86,9 @@ extension Doctor {
         var tv = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(connection.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         let first = connection.nextLine() ?? ""
-        if first.contains("\"type\":\"hello\"") {
+        if first.containsText("\"type\":\"hello\"") {
             out.append(.ok("socket", "\(path) answers (\(who))"))
-        } else if first.contains("\"type\":\"error\"") {
+        } else if first.containsText("\"type\":\"error\"") {
             out.append(.problem("socket", "\(path) refuses you: \(first)", fix: "add your uid or a group of yours to socket.allowed_uids/allowed_gids in the config"))
         } else {
             out.append(.problem("socket", "\(path) accepted but sent no hello within 5 s (\(who))", fix: "the daemon may be stuck: systemctl status gestured; journalctl -u gestured"))
