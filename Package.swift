@@ -8,6 +8,19 @@ import PackageDescription
 // implicitly, and with the README's `--static-swift-stdlib` that links _RegexParser and
 // _StringProcessing (about 950 kB of code) into every executable. Leaving the implicit import out
 // drops them, and the daemon's resident code with them (docs/PERFORMANCE.md, fourth pass).
+// How the daemon's executable is linked (release only; each figure from docs/PERFORMANCE.md, fourth
+// pass, host smaps of an idle `gestured run` with one client):
+// - lld packs the 27 000 relative relocations (660 kB of `.rela.dyn` that ld.so reads, and so keeps
+//   resident, at every start) into 5 kB of DT_RELR (glibc ≥ 2.36): −0.6 MB;
+// - no `-export-dynamic` (the static runtime's link arguments export every symbol, and ld.so looks
+//   each shared library's symbols up in the executable first): −0.3 MB;
+// - scripts/gestured.order puts the functions the daemon runs next to each other, so start-up and
+//   streaming fault in a few hundred kB of code instead of pages all over the static runtime.
+let packageRoot = String(#filePath.dropLast("Package.swift".count))
+let daemonLink: [LinkerSetting] = [.unsafeFlags([
+    "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
+    "-Xlinker", "--symbol-ordering-file=\(packageRoot)scripts/gestured.order", "-Xlinker", "--no-warn-symbol-ordering",
+], .when(configuration: .release))]
 let lean: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])]
 
 let package = Package(
@@ -54,7 +67,7 @@ let package = Package(
         .executableTarget(name: "gestured", dependencies: [
             "CommandArguments", "GestureDaemon", "GestureCore", "GestureRecording", "GestureWire", "GestureConfig", "LinuxInput", "LinuxSystem",
             "FocusTracking",
-        ], swiftSettings: lean),
+        ], swiftSettings: lean, linkerSettings: daemonLink),
         // Test helper for the kernel suite (Tests/VM): uinput devices from recordings' headers.
         .executableTarget(name: "gestured-uinput", dependencies: [
             "CommandArguments", "GestureCore", "GestureRecording", "GestureWire", "LinuxInput", "LinuxSystem",
