@@ -4,7 +4,7 @@
 Runs inside the kernel VM (started by Tests/VM/sidebyside.sh, as root, with real evdev, uinput and
 udevd), against the release binaries built on the host and Debian's libinput-tools and lisgd.
 
-usage: sidebyside.py --bin BIN --root ROOT [--quick] [--scenario=NAME] [--bare] [--split] [--floor=PATH] [throughput] [latency] [recognition] [profile]
+usage: sidebyside.py --bin BIN --root ROOT [--quick] [--scenario=NAME] [--bare] [--split] [--floor=PATH] [throughput] [latency] [recognition] [profile] [syscalls]
 
 throughput   per scenario, one uinput device (gestured-uinput, from a recording's header) plays real
              recordings from Tests/Fixtures back to back, read at once by `gestured run` (realistic
@@ -12,19 +12,21 @@ throughput   per scenario, one uinput device (gestured-uinput, from a recording'
              text stack: `libinput debug-events` piped into tools/textstack.py, a stand-in for
              libinput-gestures. Prints `name: value` lines: CPU per 10 000 events (utime + stime of
              the whole process, all threads, from /proc/PID/stat; both processes for the text
-             stack), VmRSS and Private_Dirty (highest sample while streaming), VmHWM, ratios.
+             stack), Rss (smaps_rollup), VmRSS and Private_Dirty (highest sample while streaming), VmHWM, ratios.
              --scenario=NAME runs only the scenarios whose name contains NAME (e.g. 3m, bcm5974);
              --bare adds `gestured-bare`: a second daemon with no bindings and no client, to
              tell the recognition path from what hooks and the socket cost; --split adds also
              `gestured-bindings` (the bindings, no client) and `gestured-client` (a client, no
-             bindings) and `gestured-again` (the same as `gestured`, opened last: how much the
-             order the readers opened the device moves a figure). `libinput-piped` is the text stack's libinput alone (libinput with a reader
+             bindings). `gestured-last` (always) is the same daemon as `gestured`, opened after
+             every other reader: how much the order the readers opened the device moves a figure
+             (`gestured`, opened first, is the headline). `libinput-piped` is the text stack's libinput alone (libinput with a reader
              on its output, as gestured has one). --floor=PATH adds `floor` (Tests/VM/evdev-floor.c:
              epoll_wait and read, nothing else: what any reader pays) and each figure above it.
 latency      Tests/VM/latency.py: one process, one monotonic clock, synthetic protocol-B gestures.
 recognition  each touchpad recording played into uinput: libinput's gestures (with and without
              --enable-tap) next to gestured's.
 profile      gestured alone on the 3M recording: syscalls and mallocs per frame, perf profile, smaps.
+syscalls     strace -c of gestured, gestured-bare and libinput on one bcm5974 playback, per frame.
 """
 import json, os, subprocess, sys, threading, time
 
@@ -87,11 +89,16 @@ def status_kb(pid, key):
             if line.startswith(key + ":"): return int(line.split()[1])
     return 0
 
-def private_dirty_kb(pid):
+def rollup_kb(pid, key):
+    """A field of /proc/PID/smaps_rollup (walked from the page tables: exact, where VmRSS in
+    /proc/PID/status is a counter the 6.1 kernel updates every 64 page faults of a thread, so it
+    can lag by megabytes when each fault maps 64 kB of code)."""
     with open(f"/proc/{pid}/smaps_rollup") as f:
         for line in f:
-            if line.startswith("Private_Dirty:"): return int(line.split()[1])
+            if line.startswith(key + ":"): return int(line.split()[1])
     return 0
+
+def private_dirty_kb(pid): return rollup_kb(pid, "Private_Dirty")
 
 
 def wakeups_and_syscalls(pid):
@@ -107,7 +114,7 @@ class Consumer:
     """One reader of the device: one or more processes measured together."""
     def __init__(self, name, procs):
         self.name, self.procs = name, procs
-        self.rss = self.dirty = self.hwm = 0
+        self.rss = self.dirty = self.hwm = self.smaps_rss = 0
 
     def pids(self): return [p.pid for p in self.procs]
     def ticks(self): return sum(ticks(p) for p in self.pids())
@@ -115,7 +122,12 @@ class Consumer:
         try:
             self.rss = max(self.rss, sum(status_kb(p, "VmRSS") for p in self.pids()))
             self.dirty = max(self.dirty, sum(private_dirty_kb(p) for p in self.pids()))
+            self.smaps_rss = max(self.smaps_rss, sum(rollup_kb(p, "Rss") for p in self.pids()))
         except OSError: pass
+    def wakeups(self):
+        """Voluntary context switches of every thread of every process (each is a wait that ended)."""
+        try: return sum(wakeups_and_syscalls(p)[0] for p in self.pids())
+        except OSError: return 0
     def finish(self): self.hwm = sum(status_kb(p, "VmHWM") for p in self.pids())
     def alive(self): return all(p.poll() is None for p in self.procs)
     def stop(self):
@@ -163,15 +175,19 @@ def start_consumers(node, touchscreen, config_path):
         dc = Daemon(config="log: {level: warning}\n"); cc = connect(dc)
         threading.Thread(target=lambda: [None for _ in iter(cc.q.get, None)], daemon=True).start()
         consumers.append(Consumer("gestured-client", [dc.p]))
-        da = Daemon(config=open(config_path).read()); ca = connect(da)
-        threading.Thread(target=lambda: [None for _ in iter(ca.q.get, None)], daemon=True).start()
-        consumers.append(Consumer("gestured-again", [da.p]))
     if FLOOR:
         consumers.append(Consumer("floor", [subprocess.Popen([FLOOR, node], stdout=null, stderr=null)]))
     if touchscreen:
         argv = ["lisgd", "-d", node, "-w", "3000", "-h", "2000"]
         for g in LISGD_GESTURES: argv += ["-g", g]
         consumers.append(Consumer("lisgd", [subprocess.Popen(argv, stdout=null, stderr=null)]))
+    # The same daemon as `gestured`, opened after every other reader. The kernel wakes a device's
+    # readers in the order they opened it, and the first one woken reads most frames one at a time
+    # (more wake-ups per frame): `gestured` opens first, the unfavourable place, and stays the
+    # headline; `gestured-last` shows what the order alone moves.
+    dl = Daemon(config=open(config_path).read()); cl = connect(dl)
+    threading.Thread(target=lambda: [None for _ in iter(cl.q.get, None)], daemon=True).start()
+    consumers.append(Consumer("gestured-last", [dl.p]))
     return d, client, count, consumers
 
 
@@ -201,6 +217,7 @@ def throughput():
             time.sleep(1.0); settle_cpu(consumers)  # every consumer has opened the device and is idle
             before = {c.name: c.ticks() for c in consumers}
             io_before = wakeups_and_syscalls(d.p.pid)
+            woken_before = {c.name: c.wakeups() for c in consumers}
             events = 0; stop = threading.Event()
             def sampler():
                 while not stop.wait(0.5):
@@ -216,6 +233,7 @@ def throughput():
             for c in consumers: c.sample(); c.finish()
             after = {c.name: c.ticks() for c in consumers}
             io_after = wakeups_and_syscalls(d.p.pid)
+            woken = {c.name: c.wakeups() - woken_before[c.name] for c in consumers}
             dead = [c.name for c in consumers if not c.alive()]
             say(f"{name}.events", f"{events} ({times}x, {wall:.1f} s)")
             if dead: say(f"{name}.error", f"exited during the run: {', '.join(dead)}")
@@ -224,20 +242,23 @@ def throughput():
                 ms = (after[c.name] - before[c.name]) * 1000 / CLK_TCK
                 cpu[c.name] = ms * 10000 / max(events, 1)
                 say(f"{name}.cpu_ms_per_10k_events.{c.name}", f"{cpu[c.name]:.0f}")
-            for c in consumers[1:]:
-                if c.name.startswith("gestured-") or c.name == "floor": continue
-                ratio = cpu["gestured"] / cpu[c.name] if cpu[c.name] else float("inf")
-                say(f"{name}.ratio_cpu.gestured:{c.name}", f"{ratio:.2f}")
+            for g in ("gestured", "gestured-last"):
+                for c in consumers[1:]:
+                    if c.name.startswith("gestured") or c.name == "floor": continue
+                    ratio = cpu[g] / cpu[c.name] if cpu[c.name] else float("inf")
+                    say(f"{name}.ratio_cpu.{g}:{c.name}", f"{ratio:.2f}")
             if "floor" in cpu:
                 for c in consumers:
                     if c.name != "floor":
                         say(f"{name}.cpu_ms_per_10k_events_above_floor.{c.name}", f"{cpu[c.name] - cpu['floor']:.0f}")
             for c in consumers:
-                say(f"{name}.memory_kb.{c.name}", f"VmRSS {c.rss} VmHWM {c.hwm} Private_Dirty {c.dirty}")
+                say(f"{name}.memory_kb.{c.name}", f"Rss {c.smaps_rss} VmRSS {c.rss} VmHWM {c.hwm} Private_Dirty {c.dirty}")
             say(f"{name}.socket_lines", count["lines"])
             frames = frames_in(recording or header) * times
             say(f"{name}.gestured_per_frame", f"wakeups {(io_after[0] - io_before[0]) / frames:.2f} "
                 f"read+write syscalls {(io_after[1] - io_before[1]) / frames:.2f} ({frames} frames)")
+            for c in consumers:
+                say(f"{name}.wakeups_per_frame.{c.name}", f"{woken[c.name] / frames:.2f}")
             dropped = d.stderr().count("SYN_DROPPED")
             if dropped: say(f"{name}.gestured_syn_dropped", f"{dropped} (the kernel dropped events gestured read too late)")
         finally:
@@ -336,6 +357,9 @@ def main():
             import sidebyside_recognition  # noqa: E402  (Tests/VM/sidebyside_recognition.py)
             sidebyside_recognition.recognition(say, connect)
         elif mode == "profile": profile()
+        elif mode == "syscalls":
+            import sidebyside_syscalls  # noqa: E402  (Tests/VM/sidebyside_syscalls.py)
+            sidebyside_syscalls.syscalls(say, connect, frames_in, SCENARIOS, BINDINGS)
         elif mode == "latency":
             config = f"{WORK}/sidebyside.yaml"; open(config, "w").write(BINDINGS)
             rc = subprocess.run([sys.executable, os.path.join(HERE, "latency.py"), "--bin", suite.BIN,
