@@ -17,17 +17,8 @@ TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 # valgrind cannot read the debug info of this binary (DWARF 5 from the static runtime).
 objcopy --strip-debug "$BIN" "$TMP/gestured"
 F=Tests/Fixtures
-cat >"$TMP/config.yaml" <<'YAML'
-bindings:
-  - {gesture: swipe, fingers: 3, direction: [left, right], command: ':', cooldown_ms: 300}
-  - {gesture: swipe, fingers: 4, direction: [up, down], command: ':'}
-  - {gesture: tap, fingers: 2, command: ':'}
-  - {gesture: pinch, phase: ended, direction: [in, out], command: ':'}
-  - {gesture: rotate, phase: changed, every: 15deg, command: ':'}
-log: {level: warning}
-YAML
 valgrind -q --tool=callgrind --demangle=no --callgrind-out-file="$TMP/cg.out" "$TMP/gestured" run \
-  --socket "$TMP/s.sock" --config "$TMP/config.yaml" --no-discovery \
+  --socket "$TMP/s.sock" --config Tests/VM/sidebyside-bindings.yaml --no-discovery \
   --replay $F/touchpad-protoA-bcm5974-1f-move-2f-swipe-left-3f-swipe-right-4f-taps__whot-evemu.evemu \
   --replay $F/touchscreen-3m-10finger-mixed-rotate-pinch-drags__whot-evemu.evemu \
   --replay-wait-for-clients 1 --replay-delay 0 2>"$TMP/daemon.err" &
@@ -36,7 +27,7 @@ i=0; while [ ! -S "$TMP/s.sock" ] && [ $i -lt 300 ]; do sleep 0.2; i=$((i + 1));
 python3 - "$TMP/s.sock" <<'PY'
 import socket, sys
 s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
-s.sendall(b'{"subscribe":["*"]}\n')
+s.sendall(b'{"type": "subscribe"}\n')
 buf, removed = b"", 0
 while removed < 2:
     d = s.recv(65536)

@@ -51,16 +51,8 @@ TEXTSTACK = os.path.join(HERE, "textstack.py")
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
-# Bindings a user might have (docs/CONFIG.md examples): 3- and 4-finger swipes, a 2-finger tap,
-# pinch in/out, a rotate every 15°; the commands are `:` so the hook cost is a spawn only.
-BINDINGS = """bindings:
-  - {gesture: swipe, fingers: 3, direction: [left, right], command: ':', cooldown_ms: 300}
-  - {gesture: swipe, fingers: 4, direction: [up, down], command: ':'}
-  - {gesture: tap, fingers: 2, command: ':'}
-  - {gesture: pinch, phase: ended, direction: [in, out], command: ':'}
-  - {gesture: rotate, phase: changed, every: 15deg, command: ':'}
-log: {level: warning}
-"""
+# Bindings a user might have (Tests/VM/sidebyside-bindings.yaml, shared with scripts/gen-order.sh).
+BINDINGS = open(os.path.join(HERE, "sidebyside-bindings.yaml")).read()
 # The same bindings for lisgd (touch events only; "P" fires while the fingers are down).
 LISGD_GESTURES = ["3,LR,*,*,R,:", "3,RL,*,*,R,:", "4,DU,*,*,R,:", "4,UD,*,*,R,:", "2,LR,*,*,R,:"]
 
