@@ -4,7 +4,7 @@
 Runs inside the kernel VM (started by Tests/VM/sidebyside.sh, as root, with real evdev, uinput and
 udevd), against the release binaries built on the host and Debian's libinput-tools and lisgd.
 
-usage: sidebyside.py --bin BIN --root ROOT [--quick] [--scenario=NAME] [--bare] [--split] [--floor=PATH] [throughput] [latency] [recognition] [profile] [syscalls]
+usage: sidebyside.py --bin BIN --root ROOT [--quick] [--scenario=NAME] [--bare] [--split] [--libinput-first] [--floor=PATH] [throughput] [latency] [recognition] [profile] [syscalls]
 
 throughput   per scenario, one uinput device (gestured-uinput, from a recording's header) plays real
              recordings from Tests/Fixtures back to back, read at once by `gestured run` (realistic
@@ -37,6 +37,8 @@ if QUICK: ARGS.remove("--quick")
 BARE = "--bare" in ARGS
 if BARE: ARGS.remove("--bare")
 SPLIT = "--split" in ARGS
+LIBINPUT_FIRST = "--libinput-first" in ARGS  # latency: a libinput opened before gestured (a control)
+if LIBINPUT_FIRST: ARGS.remove("--libinput-first")
 if SPLIT: ARGS.remove("--split"); BARE = True
 ONLY = [a.split("=", 1)[1] for a in ARGS if a.startswith("--scenario=")]
 ARGS = [a for a in ARGS if not a.startswith("--scenario=")]
@@ -355,7 +357,7 @@ def main():
         elif mode == "latency":
             config = f"{WORK}/sidebyside.yaml"; open(config, "w").write(BINDINGS)
             rc = subprocess.run([sys.executable, os.path.join(HERE, "latency.py"), "--bin", suite.BIN,
-                                 "--config", config]).returncode
+                                 "--config", config] + (["--libinput-first"] if LIBINPUT_FIRST else [])).returncode
             if rc: return rc
         else:
             print(f"sidebyside: unknown mode {mode}", file=sys.stderr); return 2
