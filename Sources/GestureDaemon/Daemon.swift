@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureConfig
 import GestureCore
 import GestureRecording
@@ -150,8 +147,8 @@ public final class Daemon {
     }
 
     private func setUpSignals() {
-        signal(SIGPIPE, SIG_IGN)
-        do { signals = try SignalFD(catching: [SIGHUP, SIGTERM, SIGINT]) } catch {
+        CurrentProcess.ignore(.brokenPipe)
+        do { signals = try SignalFD(catching: [.hangUp, .terminate, .interrupt]) } catch {
             log.error("signalfd: \(error)"); return
         }
         loop.add(signals!.descriptor.rawValue) { [unowned self] _ in self.signalArrived() }
@@ -329,8 +326,8 @@ public final class Daemon {
     private func signalArrived() {
         while let signo = signals?.next() {
             switch signo {
-            case SIGHUP: reload()
-            case SIGTERM, SIGINT:
+            case .hangUp: reload()
+            case .terminate, .interrupt:
                 log.info("stopping (signal \(signo))")
                 notifier.stopping()
                 loop.stop()

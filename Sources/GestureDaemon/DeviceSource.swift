@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureCore
 import GestureRecording
 import LinuxInput
@@ -182,7 +179,8 @@ public enum ReplayFeeder {
     /// Starts feeding after `delay`. Events are written one SYN_REPORT frame at a time.
     public static func start(_ recording: Recording, into writer: PipeEventWriter,
                              delay: Duration = .zero, loop: Bool = false) {
-        detachThread {
+        // A thread that cannot start leaves the replayed device quiet, as before.
+        try? SystemThread.detached {
             var start = MonotonicClock.now() + delay
             repeat {
                 feed(recording, writer, start: start)
@@ -198,7 +196,7 @@ public enum ReplayFeeder {
         for e in recording.events {
             var moved = e
             moved.time = start + (e.time - origin)
-            if batch.isEmpty { sleep(until: moved.time) }
+            if batch.isEmpty { MonotonicClock.sleep(until: moved.time) }
             batch.append(moved)
             if e.type == EventType.syn && e.code == SynCode.report {
                 guard writer.send(batch) else { return }
@@ -206,25 +204,5 @@ public enum ReplayFeeder {
             }
         }
         if !batch.isEmpty { _ = writer.send(batch) }
-    }
-
-    static func sleep(until t: Instant) {
-        var ts = timespec(tv_sec: Int(t.microseconds / 1_000_000), tv_nsec: Int(t.microseconds % 1_000_000) * 1000)
-        while SystemError(code: clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil)) == .interrupted {}
-    }
-}
-
-/// Runs `body` on a detached pthread (no Foundation `Thread`: the daemon links no Foundation).
-func detachThread(_ body: @escaping @Sendable () -> Void) {
-    final class Box: @unchecked Sendable { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
-    let box = Unmanaged.passRetained(Box(body)).toOpaque()
-    var thread = pthread_t()
-    let rc = pthread_create(&thread, nil, { raw in
-        let box = Unmanaged<AnyObject>.fromOpaque(raw!).takeRetainedValue() as! Box
-        box.body()
-        return nil
-    }, box)
-    if rc == 0 { pthread_detach(thread) } else {
-        Unmanaged<AnyObject>.fromOpaque(box).release()
     }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import LinuxSystem
 import GestureCore
 import Synchronization
@@ -25,7 +22,7 @@ public final class Logger: Sendable {
     public let fd: Int32
 
     public init(level: Level = .info, journal: Bool? = nil, fd: Int32 = 2) {
-        let j = journal ?? (getenv("JOURNAL_STREAM") != nil)
+        let j = journal ?? (CurrentProcess.environmentValue("JOURNAL_STREAM") != nil)
         state = Mutex((level, j))
         self.fd = fd
     }

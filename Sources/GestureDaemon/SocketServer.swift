@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureCore
 import GestureWire
 import LinuxSystem
@@ -21,7 +18,7 @@ public struct SocketPolicy: Sendable {
     /// a supplementary group must be listed.
     public func allows(uid: UInt32, gid: UInt32, groups: [UInt32]) -> Bool {
         if allowedUIDs.isEmpty && allowedGIDs.isEmpty { return true }
-        if uid == 0 || uid == getuid() { return true }
+        if uid == 0 || uid == CurrentProcess.userID { return true }
         if allowedUIDs.contains(uid) { return true }
         return allowedGIDs.contains(gid) || groups.contains(where: allowedGIDs.contains)
     }
@@ -78,7 +75,7 @@ public final class SocketServer: GestureSubscriber {
 
     /// The fd systemd passed (LISTEN_PID = us, LISTEN_FDS ≥ 1 → fd 3), if any.
     public static func activatedFD(environment: [String: String]) -> Int32? {
-        guard let pid = environment["LISTEN_PID"].flatMap(Int32.init), pid == getpid(),
+        guard let pid = environment["LISTEN_PID"].flatMap(Int32.init), pid == CurrentProcess.id,
               let n = environment["LISTEN_FDS"].flatMap(Int.init), n >= 1 else { return nil }
         FileDescriptor(rawValue: 3).setCloseOnExec()
         return 3
@@ -93,21 +90,20 @@ public final class SocketServer: GestureSubscriber {
     /// live one (another daemon) or a file that is not a socket is an error.
     public static func listen(path: String, mode: UInt32, group: String?) throws(ListenError) -> Int32 {
         guard let address = UnixAddress(path: path) else { throw .failed("socket path too long: \(path)") }
-        var st = stat()
-        if lstat(path, &st) == 0 {
-            guard (st.st_mode & S_IFMT) == S_IFSOCK else {
+        if let existing = try? FileStatus(ofLink: path) {
+            guard existing.kind == .socket else {
                 throw .failed("\(path) exists and is not a socket; not replacing it")
             }
             if let probe = try? FileDescriptor.connectUnix(path) {
                 probe.close(); throw .failed("\(path): another gestured is listening there")
             }
-            unlink(path)
+            try? FileSystem.remove(path)
         }
         let fd: FileDescriptor
         do { fd = try UnixSocket.open(.stream, nonBlocking: true) } catch { throw .failed("socket: \(error)") }
-        let old = umask(0o177)
+        let old = CurrentProcess.setFileCreationMask(0o177)
         let bound = Result { () throws(SystemError) in try fd.bind(to: address) }
-        umask(old)
+        CurrentProcess.setFileCreationMask(old)
         if case .failure(let bindError) = bound {
             fd.close()
             let hint = switch bindError {
@@ -117,21 +113,20 @@ public final class SocketServer: GestureSubscriber {
             }
             throw .failed("bind \(path): \(bindError)\(hint)")
         }
-        var gid: gid_t = gid_t(bitPattern: -1)
+        func abandon() { fd.close(); try? FileSystem.remove(path) }
         if let group {
-            guard let gr = getgrnam(group) else { fd.close(); unlink(path); throw .failed("config error: socket group '\(group)' does not exist") }
-            gid = gr.pointee.gr_gid
+            guard let gid = FileSystem.groupID(named: group) else {
+                abandon(); throw .failed("config error: socket group '\(group)' does not exist")
+            }
+            do { try FileSystem.changeGroup(path, to: gid) } catch {
+                abandon(); throw .failed("chown \(path) to group \(group): \(error)")
+            }
         }
-        if gid != gid_t(bitPattern: -1) && chown(path, uid_t(bitPattern: -1), gid) != 0 {
-            let e = SystemError.last; fd.close(); unlink(path)
-            throw .failed("chown \(path) to group \(group ?? ""): \(e)")
-        }
-        if chmod(path, mode_t(mode)) != 0 {
-            let e = SystemError.last; fd.close(); unlink(path)
-            throw .failed("chmod \(path): \(e)")
+        do { try FileSystem.changePermissions(path, to: mode) } catch {
+            abandon(); throw .failed("chmod \(path): \(error)")
         }
         do { try fd.listen(backlog: 64) } catch {
-            fd.close(); unlink(path); throw .failed("listen \(path): \(error)")
+            abandon(); throw .failed("listen \(path): \(error)")
         }
         return fd.rawValue
     }
@@ -174,14 +169,9 @@ public final class SocketServer: GestureSubscriber {
     }
 
     static func supplementaryGroups(pid: Int32) -> [UInt32] {
-        guard pid > 0, let f = fopen("/proc/\(pid)/status", "r") else { return [] }
-        defer { fclose(f) }
-        var line = [CChar](repeating: 0, count: 4096)
-        while fgets(&line, Int32(line.count), f) != nil {
-            let s = String(cString: line)
-            if s.hasPrefix("Groups:") {
-                return s.dropFirst(7).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).compactMap { UInt32($0) }
-            }
+        guard pid > 0, let status = try? FileContents.bytes(of: "/proc/\(pid)/status", maximumBytes: 1 << 20) else { return [] }
+        for line in String(decoding: status, as: UTF8.self).split(separator: "\n") where line.hasPrefix("Groups:") {
+            return line.dropFirst(7).split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { UInt32($0) }
         }
         return []
     }
@@ -369,7 +359,7 @@ public final class SocketServer: GestureSubscriber {
         for c in Array(clients.values) { flush(c); drop(c, reason: "daemon stopping") }
         loop.remove(listenFD)
         FileDescriptor(rawValue: listenFD).close()
-        if let ownedPath { unlink(ownedPath) }
+        if let ownedPath { try? FileSystem.remove(ownedPath) }
     }
 }
 

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import LinuxSystem
 
 /// sd_notify without libsystemd: one datagram per state change to `$NOTIFY_SOCKET` (a path, or
@@ -14,7 +11,7 @@ public final class SystemdNotifier {
     public init(environment: [String: String]) {
         socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         if let us = environment["WATCHDOG_USEC"].flatMap(Int64.init), us > 0,
-           environment["WATCHDOG_PID"].flatMap(Int32.init).map({ $0 == getpid() }) ?? true {
+           environment["WATCHDOG_PID"].flatMap(Int32.init).map({ $0 == CurrentProcess.id }) ?? true {
             watchdogInterval = .microseconds(us)
         } else {
             watchdogInterval = nil

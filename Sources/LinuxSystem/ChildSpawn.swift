@@ -63,7 +63,7 @@ public enum ChildSpawn {
     }
 
     /// Sends `signal` to every process of group `pgid`.
-    public static func signalGroup(_ pgid: pid_t, _ signal: Int32) { _ = kill(-pgid, signal) }
+    public static func signalGroup(_ pgid: pid_t, _ signal: Signal) { _ = kill(-pgid, signal.rawValue) }
 
     /// True while any process of group `pgid` exists (EPERM: it exists but is not ours to signal).
     public static func groupExists(_ pgid: pid_t) -> Bool {

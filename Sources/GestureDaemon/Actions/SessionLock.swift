@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CSystemd
 import LinuxSystem
 
@@ -106,9 +103,8 @@ public final class SessionLock {
     private func objectPath(_ session: String?) -> String? {
         guard let session else { return nil }
         var out: UnsafeMutablePointer<CChar>?
-        guard sd_bus_path_encode("/org/freedesktop/login1/session", session, &out) >= 0, let out else { return nil }
-        defer { free(out) }
-        return String(cString: out)
+        guard sd_bus_path_encode("/org/freedesktop/login1/session", session, &out) >= 0 else { MallocString.release(out); return nil }
+        return MallocString.take(out)
     }
 
     /// Handles what is queued, including messages a synchronous property read took in.

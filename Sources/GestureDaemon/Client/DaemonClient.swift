@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureWire
 import LinuxSystem
 
@@ -125,7 +122,7 @@ public final class ReconnectingClient: Sendable {
             do { connection = try DaemonConnection(path: path) } catch {
                 guard handle(.connectFailed(error, retryIn: backoff, first: !reported), { _ in false }) else { return }
                 reported = true
-                Self.sleep(backoff)
+                MonotonicClock.sleep(for: backoff)
                 backoff = min(backoff * 2, maximumBackoff)
                 continue
             }
@@ -149,9 +146,4 @@ public final class ReconnectingClient: Sendable {
         }
     }
 
-    static func sleep(_ d: Duration) {
-        var ts = timespec(tv_sec: Int(d.components.seconds), tv_nsec: Int(d.components.attoseconds / 1_000_000_000))
-        var rest = timespec()
-        while nanosleep(&ts, &rest) != 0 && SystemError.last == .interrupted { ts = rest }
-    }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureCore
 import LinuxSystem
 
@@ -9,7 +6,7 @@ import LinuxSystem
 /// the system has them, and its timeout. The hook runner's worker thread owns it; nothing here
 /// logs or waits.
 final class ChildProcess {
-    let pid: pid_t
+    let pid: Int32
     /// Readable when the shell exits; -1 without pidfds (then poll it) or once it has exited.
     private(set) var pidfd: Int32
     /// The shell exited but processes it started in the background still run in its process
@@ -42,7 +39,7 @@ final class ChildProcess {
         }
         for fd in [outPipe.readEnd, errPipe.readEnd] { fd.setNonBlocking() }
         defer { outPipe.writeEnd.close(); errPipe.writeEnd.close() }
-        let pid: pid_t
+        let pid: Int32
         do {
             pid = try ChildSpawn.shell(command, environment: environment, stdout: outPipe.writeEnd, stderr: errPipe.writeEnd)
         } catch {
@@ -58,7 +55,7 @@ final class ChildProcess {
     }
 
     /// Sends `signal` to the child's whole process group.
-    func signalGroup(_ signal: Int32) { ChildSpawn.signalGroup(pid, signal) }
+    func signalGroup(_ signal: Signal) { ChildSpawn.signalGroup(pid, signal) }
 
     /// True while any process of the child's process group lives (its zombies, orphaned to us as
     /// the subreaper, are reaped here first).

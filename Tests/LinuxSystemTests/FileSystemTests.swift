@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import LinuxSystem
+
+/// lstat, unlink, chown, chmod and getgrnam on real files, directories, links and sockets in a
+/// fresh temporary directory.
+@Suite struct FileSystemTests {
+    private func scratch() -> String {
+        var template = Array("/tmp/linuxsystem-XXXXXX".utf8CString)
+        precondition(mkdtemp(&template) != nil)
+        return String(cString: template)
+    }
+
+    private func touch(_ path: String, mode: mode_t = 0o644) {
+        let fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, mode)
+        precondition(fd >= 0)
+        close(fd)
+    }
+
+    @Test func test_status_tellsKindsApart_linkNotFollowed() throws {
+        let dir = scratch()
+        let file = dir + "/f", link = dir + "/l", sock = dir + "/s"
+        touch(file)
+        #expect(symlink(file, link) == 0)
+        let socket = try UnixSocket.open(.stream)
+        defer { socket.close() }
+        try socket.bind(to: UnixAddress(path: sock)!)
+        #expect(try FileStatus(ofLink: file).kind == .regular)
+        #expect(try FileStatus(ofLink: dir).kind == .directory)
+        #expect(try FileStatus(ofLink: link).kind == .symbolicLink)
+        #expect(try FileStatus(ofLink: sock).kind == .socket)
+        #expect(try FileStatus(ofLink: "/dev/null").kind == .characterDevice)
+        for p in [file, link, sock] { try FileSystem.remove(p) }
+        try? FileSystem.remove(dir)   // a directory is not unlinked
+        #expect(rmdir(dir) == 0)
+    }
+
+    @Test func test_status_missingPath_throwsNoSuchFile() {
+        #expect(throws: SystemError.noSuchFile) { try FileStatus(ofLink: "/nonexistent/linuxsystem-test") }
+    }
+
+    @Test func test_remove_missingPath_throwsNoSuchFile_directoryIsDirectory() throws {
+        let dir = scratch()
+        defer { rmdir(dir) }
+        #expect(throws: SystemError.noSuchFile) { try FileSystem.remove(dir + "/none") }
+        #expect(throws: SystemError.isDirectory) { try FileSystem.remove(dir) }
+    }
+
+    @Test func test_changePermissions_andGroup_showInStatus() throws {
+        let dir = scratch()
+        let file = dir + "/f"
+        touch(file)
+        defer { unlink(file); rmdir(dir) }
+        try FileSystem.changePermissions(file, to: 0o660)
+        var status = try FileStatus(ofLink: file)
+        #expect(status.permissions == 0o660)
+        #expect(status.ownerUID == getuid())
+        try FileSystem.changeGroup(file, to: getgid())
+        status = try FileStatus(ofLink: file)
+        #expect(status.ownerGID == getgid())
+        #expect(throws: SystemError.noSuchFile) { try FileSystem.changePermissions(dir + "/none", to: 0o600) }
+    }
+
+    @Test func test_groupID_knownAndUnknownGroups() {
+        #expect(FileSystem.groupID(named: "root") == 0)
+        #expect(FileSystem.groupID(named: "no-such-group-linuxsystem") == nil)
+    }
+
+    @Test func test_fileCreationMask_appliesToNewFiles_andReturnsThePrevious() throws {
+        let dir = scratch()
+        defer { rmdir(dir) }
+        let old = CurrentProcess.setFileCreationMask(0o077)
+        let during = CurrentProcess.setFileCreationMask(0o077)
+        touch(dir + "/masked", mode: 0o666)
+        CurrentProcess.setFileCreationMask(old)
+        defer { unlink(dir + "/masked") }
+        #expect(during == 0o077)
+        #expect(try FileStatus(ofLink: dir + "/masked").permissions == 0o600)
+    }
+}
