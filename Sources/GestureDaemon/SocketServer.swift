@@ -115,7 +115,7 @@ public final class SocketServer: GestureSubscriber {
         }
         func abandon() { fd.close(); try? FileSystem.remove(path) }
         if let group {
-            guard let gid = FileSystem.groupID(named: group) else {
+            guard let gid = Accounts.groupID(named: group) else {
                 abandon(); throw .failed("config error: socket group '\(group)' does not exist")
             }
             do { try FileSystem.changeGroup(path, to: gid) } catch {

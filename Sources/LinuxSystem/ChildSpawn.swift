@@ -39,6 +39,36 @@ public enum ChildSpawn {
         return pid
     }
 
+    /// posix_spawn of `argv` (argv[0] a full path; no shell, no PATH search) with this process's
+    /// environment: standard output on `stdout`, standard error to /dev/null, `closing` closed in
+    /// the child (the read end of the caller's pipe).
+    public static func program(_ argv: [String], stdout: FileDescriptor,
+                               closing: FileDescriptor? = nil) throws(SystemError) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdout.rawValue, 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        if let closing { posix_spawn_file_actions_addclose(&actions, closing.rawValue) }
+        let cargs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { for a in cargs { free(a) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, argv[0], &actions, nil, cargs, environ)
+        guard rc == 0 else { throw SystemError(code: rc) }
+        return pid
+    }
+
+    /// Waits for `pid` to end (EINTR retried): how it ended.
+    public static func wait(_ pid: pid_t) throws(SystemError) -> Wait {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            let error = SystemError.last
+            if error != .interrupted { throw error }
+        }
+        let sig = status & 0x7f
+        return sig == 0 ? .exited(status: (status >> 8) & 0xff) : .signalled(sig)
+    }
+
     /// What `waitpid(pid, WNOHANG)` found.
     public enum Wait: Equatable, Sendable {
         case running

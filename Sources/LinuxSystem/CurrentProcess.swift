@@ -25,6 +25,28 @@ public enum CurrentProcess {
     /// getuid(2): the real user id.
     public static var userID: UInt32 { getuid() }
 
+    /// geteuid(2): the effective user id (what file permissions are checked against).
+    public static var effectiveUserID: UInt32 { geteuid() }
+
+    /// The process's groups: the supplementary ones (getgroups) and the effective gid.
+    public static var groupIDs: [UInt32] {
+        let n = getgroups(0, nil)
+        var list = [gid_t](repeating: 0, count: Int(max(0, n)))
+        let m = getgroups(n, &list)
+        return Array(list.prefix(Int(max(0, m)))) + [getegid()]
+    }
+
+    /// The whole environment as a dictionary (of a repeated name, the last wins).
+    public static var environment: [String: String] {
+        var env: [String: String] = [:]
+        for s in ChildSpawn.environment() {
+            if let eq = s.firstIndex(of: "=") {
+                env[String(s[..<eq])] = String(s[s.index(after: eq)...])
+            }
+        }
+        return env
+    }
+
     /// getenv(3): the value of `name`, nil when unset.
     public static func environmentValue(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
@@ -37,6 +59,21 @@ public enum CurrentProcess {
     /// Sets `signal` to be ignored (SIG_IGN): for SIGPIPE, a write to a closed pipe or socket
     /// then fails with `.brokenPipe` instead of ending the process.
     public static func ignore(_ signal: Signal) { _ = Glibc.signal(signal.rawValue, SIG_IGN) }
+
+    /// Restores the default action of `signals` and unblocks them on the calling thread (a parent
+    /// may hand a process blocked or ignored signals).
+    public static func restoreDefault(_ signals: [Signal]) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in signals { sigaddset(&set, s.rawValue); _ = Glibc.signal(s.rawValue, SIG_DFL) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// Sleeps until a signal ends the process (pause(2) in a loop): for a main thread whose
+    /// work happens on others.
+    public static func waitForSignals() -> Never {
+        while true { pause() }
+    }
 
     /// exit(3): flushes C stdio and ends the process with `status`.
     public static func exit(_ status: Int32) -> Never { Glibc.exit(status) }

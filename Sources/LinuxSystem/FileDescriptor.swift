@@ -14,6 +14,23 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     public static let standardOutput = FileDescriptor(rawValue: 1)
     public static let standardError = FileDescriptor(rawValue: 2)
 
+    /// How `open` opens a file.
+    public enum OpenMode: Sendable {
+        case readOnly
+        /// Write only, created with `permissions` (less the umask) or emptied if it exists.
+        case createOrTruncate(permissions: UInt32)
+    }
+
+    /// open(2), always close-on-exec.
+    public static func open(_ path: String, _ mode: OpenMode) throws(SystemError) -> FileDescriptor {
+        let fd = switch mode {
+        case .readOnly: Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        case .createOrTruncate(let permissions): Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(permissions))
+        }
+        guard fd >= 0 else { throw .last }
+        return FileDescriptor(rawValue: fd)
+    }
+
     /// Closes it (errors from close are not actionable and are ignored).
     public func close() { _ = Glibc.close(rawValue) }
 

@@ -15,6 +15,17 @@ public struct FileStatus: Hashable, Sendable {
     public init(ofLink path: String) throws(SystemError) {
         var st = stat()
         guard lstat(path, &st) == 0 else { throw .last }
+        self.init(st)
+    }
+
+    /// stat(2): what the path leads to, symbolic links followed.
+    public init(of path: String) throws(SystemError) {
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw .last }
+        self.init(st)
+    }
+
+    private init(_ st: stat) {
         kind = switch st.st_mode & S_IFMT {
         case S_IFREG: .regular
         case S_IFDIR: .directory
@@ -45,8 +56,9 @@ public enum FileSystem {
         guard chmod(path, mode_t(mode)) == 0 else { throw .last }
     }
 
-    /// The id of group `name` (getgrnam), nil when there is no such group.
-    public static func groupID(named name: String) -> UInt32? {
-        getgrnam(name).map { $0.pointee.gr_gid }
-    }
+    /// access(2) with F_OK: whether the path exists (symbolic links followed).
+    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// access(2) with W_OK: whether this process's real user may write it.
+    public static func isWritable(_ path: String) -> Bool { access(path, W_OK) == 0 }
 }

@@ -61,6 +61,13 @@ extension FileDescriptor {
         return Array(groups.prefix(Int(len) / 4))
     }
 
+    /// SO_RCVTIMEO: a blocking receive gives up after `timeout` with `.wouldBlock`.
+    public func setReceiveTimeout(_ timeout: Duration) {
+        let parts = timeout.components
+        var tv = timeval(tv_sec: Int(parts.seconds), tv_usec: Int(parts.attoseconds / 1_000_000_000_000))
+        _ = setsockopt(rawValue, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     /// SO_SNDBUF: how much the kernel buffers for sending.
     public func setSendBufferSize(_ bytes: Int32) {
         var size = bytes

@@ -64,8 +64,8 @@ import LinuxSystem
     }
 
     @Test func test_groupID_knownAndUnknownGroups() {
-        #expect(FileSystem.groupID(named: "root") == 0)
-        #expect(FileSystem.groupID(named: "no-such-group-linuxsystem") == nil)
+        #expect(Accounts.groupID(named: "root") == 0)
+        #expect(Accounts.groupID(named: "no-such-group-linuxsystem") == nil)
     }
 
     @Test func test_fileCreationMask_appliesToNewFiles_andReturnsThePrevious() throws {

@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import LinuxSystem
+
+/// open(2) on real files, the receive timeout on a real socket, posix_spawn of real programs.
+@Suite struct OpenAndSpawnTests {
+    private func scratch() -> String {
+        var template = Array("/tmp/linuxsystem-XXXXXX".utf8CString)
+        precondition(mkdtemp(&template) != nil)
+        return String(cString: template)
+    }
+
+    private func readAll(_ fd: FileDescriptor) throws -> [UInt8] {
+        var out: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) }
+            if n == 0 { return out }
+            out += chunk[..<n]
+        }
+    }
+
+    @Test func test_open_createTruncateThenRead_roundTrips() throws {
+        let dir = scratch(), path = dir + "/f"
+        defer { unlink(path); rmdir(dir) }
+        for text in ["a longer first text", "short"] {
+            let w = try FileDescriptor.open(path, .createOrTruncate(permissions: 0o600))
+            try w.writeAll(Array(text.utf8))
+            #expect(fcntl(w.rawValue, F_GETFD) & FD_CLOEXEC != 0)
+            w.close()
+        }
+        let r = try FileDescriptor.open(path, .readOnly)
+        defer { r.close() }
+        #expect(try readAll(r) == Array("short".utf8))
+        #expect(try FileStatus(of: path).permissions == 0o600)
+        #expect(FileSystem.exists(path) && FileSystem.isWritable(path))
+        #expect(!FileSystem.exists(dir + "/none"))
+    }
+
+    @Test func test_open_missingFile_throwsNoSuchFile() {
+        #expect(throws: SystemError.noSuchFile) { try FileDescriptor.open("/nonexistent/linuxsystem", .readOnly) }
+    }
+
+    @Test func test_statusOf_followsTheLink() throws {
+        let dir = scratch()
+        defer { unlink(dir + "/l"); rmdir(dir) }
+        #expect(symlink("/dev/null", dir + "/l") == 0)
+        #expect(try FileStatus(of: dir + "/l").kind == .characterDevice)
+        #expect(try FileStatus(ofLink: dir + "/l").kind == .symbolicLink)
+    }
+
+    @Test func test_receiveTimeout_givesUpWithWouldBlock() throws {
+        let dir = scratch(), path = dir + "/s"
+        defer { unlink(path); rmdir(dir) }
+        let server = try UnixSocket.open(.stream)
+        defer { server.close() }
+        try server.bind(to: UnixAddress(path: path)!)
+        try server.listen(backlog: 1)
+        let client = try FileDescriptor.connectUnix(path)
+        defer { client.close() }
+        client.setReceiveTimeout(.milliseconds(50))
+        var buffer = [UInt8](repeating: 0, count: 16)
+        #expect(throws: SystemError.wouldBlock) { _ = try buffer.withUnsafeMutableBytes { try client.receive(into: $0) } }
+    }
+
+    @Test func test_program_capturesStandardOutput_andExitStatus() throws {
+        let pipe = try FileDescriptor.pipe()
+        let pid = try ChildSpawn.program(["/bin/sh", "-c", "echo out; echo err >&2; exit 3"],
+                                         stdout: pipe.writeEnd, closing: pipe.readEnd)
+        pipe.writeEnd.close()
+        defer { pipe.readEnd.close() }
+        #expect(try readAll(pipe.readEnd) == Array("out\n".utf8))
+        #expect(try ChildSpawn.wait(pid) == .exited(status: 3))
+        #expect(throws: SystemError.noChild) { try ChildSpawn.wait(pid) }
+    }
+
+    @Test func test_program_missingExecutable_throws() throws {
+        let pipe = try FileDescriptor.pipe()
+        defer { pipe.readEnd.close(); pipe.writeEnd.close() }
+        #expect(throws: SystemError.noSuchFile) { _ = try ChildSpawn.program(["/nonexistent/linuxsystem"], stdout: pipe.writeEnd) }
+    }
+
+    @Test func test_restoreDefault_unblocksAndResetsTheDisposition() {
+        let usr2 = Signal(rawValue: SIGUSR2)
+        signal(SIGUSR2, SIG_IGN)
+        var set = sigset_t(); sigemptyset(&set); sigaddset(&set, SIGUSR2)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        CurrentProcess.restoreDefault([usr2])
+        var mask = sigset_t()
+        pthread_sigmask(SIG_BLOCK, nil, &mask)
+        #expect(sigismember(&mask, SIGUSR2) == 0)
+        var action = sigaction()
+        sigaction(SIGUSR2, nil, &action)
+        #expect(unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == 0)   // SIG_DFL
+    }
+}
