@@ -79,15 +79,16 @@ public enum CurrentProcess {
     public static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
 }
 
-/// A string a C library allocated with malloc for the caller to free (sd-login, sd-bus).
-public enum MallocString {
+/// Memory a C library allocated with malloc for the caller to free (sd-login's and sd-bus's
+/// strings, xcb's replies and events).
+public enum CMemory {
     /// The string's text; the memory is freed. Nil for a null pointer.
-    public static func take(_ pointer: UnsafeMutablePointer<CChar>?) -> String? {
+    public static func takeString(_ pointer: UnsafeMutablePointer<CChar>?) -> String? {
         guard let pointer else { return nil }
-        defer { free(pointer) }
+        defer { Glibc.free(pointer) }
         return String(cString: pointer)
     }
 
-    /// Frees it unread (free(3) of a null pointer does nothing).
-    public static func release(_ pointer: UnsafeMutablePointer<CChar>?) { free(pointer) }
+    /// free(3) (a null pointer is fine).
+    public static func free(_ pointer: UnsafeMutableRawPointer?) { Glibc.free(pointer) }
 }

@@ -19,6 +19,9 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         case readOnly
         /// Write only, created with `permissions` (less the umask) or emptied if it exists.
         case createOrTruncate(permissions: UInt32)
+        /// Write only, a new file with `permissions` (less the umask): an existing file or a
+        /// symbolic link there is an error (O_EXCL, O_NOFOLLOW).
+        case createNew(permissions: UInt32)
     }
 
     /// open(2), always close-on-exec.
@@ -26,6 +29,8 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         let fd = switch mode {
         case .readOnly: Glibc.open(path, O_RDONLY | O_CLOEXEC)
         case .createOrTruncate(let permissions): Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(permissions))
+        case .createNew(let permissions):
+            Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(permissions))
         }
         guard fd >= 0 else { throw .last }
         return FileDescriptor(rawValue: fd)

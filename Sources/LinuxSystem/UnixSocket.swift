@@ -92,10 +92,11 @@ extension FileDescriptor {
         return n
     }
 
-    /// One recv(2): the bytes received, 0 when the peer closed. EINTR is retried.
-    public func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+    /// One recv(2): the bytes received, 0 when the peer closed. EINTR is retried; `dontWait`:
+    /// MSG_DONTWAIT (nothing there is `.wouldBlock`, whatever the fd's flags).
+    public func receive(into buffer: UnsafeMutableRawBufferPointer, dontWait: Bool = false) throws(SystemError) -> Int {
         while true {
-            let n = recv(rawValue, buffer.baseAddress, buffer.count, 0)
+            let n = recv(rawValue, buffer.baseAddress, buffer.count, dontWait ? Int32(MSG_DONTWAIT) : 0)
             if n >= 0 { return n }
             let error = SystemError.last
             if error != .interrupted { throw error }

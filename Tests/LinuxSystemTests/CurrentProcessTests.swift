@@ -36,8 +36,8 @@ import LinuxSystem
         #expect(Signal.brokenPipe.rawValue == SIGPIPE && Signal.child.rawValue == SIGCHLD)
     }
 
-    @Test func test_mallocString_takesTheTextAndNil() {
-        #expect(MallocString.take(strdup("seat0 session c2")) == "seat0 session c2")
-        #expect(MallocString.take(nil) == nil)
+    @Test func test_cMemory_takesTheTextAndNil() {
+        #expect(CMemory.takeString(strdup("seat0 session c2")) == "seat0 session c2")
+        #expect(CMemory.takeString(nil) == nil)
     }
 }

@@ -38,6 +38,32 @@ import LinuxSystem
         #expect(!FileSystem.exists(dir + "/none"))
     }
 
+    @Test func test_open_createNew_refusesAnExistingFileAndALink() throws {
+        let dir = scratch(), path = dir + "/new", link = dir + "/link"
+        defer { unlink(path); unlink(link); rmdir(dir) }
+        let fd = try FileDescriptor.open(path, .createNew(permissions: 0o600))
+        fd.close()
+        #expect(throws: SystemError(code: EEXIST)) { try FileDescriptor.open(path, .createNew(permissions: 0o600)) }
+        #expect(symlink(dir + "/target", link) == 0)
+        #expect(throws: SystemError(code: EEXIST)) { try FileDescriptor.open(link, .createNew(permissions: 0o600)) }
+        #expect(!FileSystem.exists(dir + "/target"), "a link must not be followed to create its target")
+    }
+
+    @Test func test_receive_dontWait_onABlockingSocket_throwsWouldBlock() throws {
+        let dir = scratch(), path = dir + "/s"
+        defer { unlink(path); rmdir(dir) }
+        let server = try UnixSocket.open(.stream)
+        defer { server.close() }
+        try server.bind(to: UnixAddress(path: path)!)
+        try server.listen(backlog: 1)
+        let client = try FileDescriptor.connectUnix(path)
+        defer { client.close() }
+        var buffer = [UInt8](repeating: 0, count: 16)
+        #expect(throws: SystemError.wouldBlock) {
+            _ = try buffer.withUnsafeMutableBytes { try client.receive(into: $0, dontWait: true) }
+        }
+    }
+
     @Test func test_open_missingFile_throwsNoSuchFile() {
         #expect(throws: SystemError.noSuchFile) { try FileDescriptor.open("/nonexistent/linuxsystem", .readOnly) }
     }

@@ -58,15 +58,15 @@ public enum SeatSession {
         var session: UnsafeMutablePointer<CChar>?
         var uid = uid_t(0)
         let rc = sd_seat_get_active(seat, &session, &uid)
-        MallocString.release(session)
+        CMemory.free(session)
         return rc >= 0 ? UInt32(uid) : nil
     }
 
     /// The id of seat0's active session (nil without logind).
     public static func activeSession() -> String? {
         var session: UnsafeMutablePointer<CChar>?
-        guard sd_seat_get_active(seat, &session, nil) >= 0 else { MallocString.release(session); return nil }
-        return MallocString.take(session)
+        guard sd_seat_get_active(seat, &session, nil) >= 0 else { CMemory.free(session); return nil }
+        return CMemory.takeString(session)
     }
 
     /// The session whose lock pauses `gestured listen`: the one this process runs in (started
@@ -75,9 +75,9 @@ public enum SeatSession {
     public static func ownSession() -> String? {
         var session: UnsafeMutablePointer<CChar>?
         if sd_pid_get_session(0, &session) >= 0 || sd_uid_get_display(CurrentProcess.userID, &session) >= 0, session != nil {
-            return MallocString.take(session)
+            return CMemory.takeString(session)
         }
-        MallocString.release(session)
+        CMemory.free(session)
         return activeSession()
     }
 }

@@ -103,8 +103,8 @@ public final class SessionLock {
     private func objectPath(_ session: String?) -> String? {
         guard let session else { return nil }
         var out: UnsafeMutablePointer<CChar>?
-        guard sd_bus_path_encode("/org/freedesktop/login1/session", session, &out) >= 0 else { MallocString.release(out); return nil }
-        return MallocString.take(out)
+        guard sd_bus_path_encode("/org/freedesktop/login1/session", session, &out) >= 0 else { CMemory.free(out); return nil }
+        return CMemory.takeString(out)
     }
 
     /// Handles what is queued, including messages a synchronous property read took in.
