@@ -37,7 +37,7 @@ public final class FocusTracker: Sendable {
         self.log = log
         self.observe = observe
         // Without a wake pipe (no fds left) stop cannot interrupt a wait; polling -1 skips it.
-        let wake = (try? FileDescriptor.pipe()) ?? (readEnd: FileDescriptor(rawValue: -1), writeEnd: FileDescriptor(rawValue: -1))
+        let wake = (try? FileDescriptor.pipe()) ?? (readEnd: Poll.skipped, writeEnd: Poll.skipped)
         for end in [wake.readEnd, wake.writeEnd] { end.setNonBlocking() }
         (wakeRead, wakeWrite) = wake
     }

@@ -31,7 +31,7 @@ public struct SourceRead: Sendable {
 /// `InputEvent` with CLOCK_MONOTONIC timestamps.
 public protocol DeviceSource: AnyObject {
     /// Readable when events are waiting. Owned by the source.
-    var fd: Int32 { get }
+    var fd: FileDescriptor { get }
     /// /dev/input/eventN, or `replay:FILE` for a recording.
     var node: String { get }
     var description: DeviceDescription { get }
@@ -48,13 +48,13 @@ public final class EvdevSource: DeviceSource {
     public let node: String
     public let description: DeviceDescription
     public let initialState: SlotDecoder.InitialState
-    public let fd: Int32
+    public let fd: FileDescriptor
     private var holder: EvdevDevice?
 
     public init(path: String) throws(InputError) {
         let d = try EvdevDevice(path: path)
         holder = d
-        node = path; description = d.description; fd = d.fd
+        node = path; description = d.description; fd = FileDescriptor(rawValue: d.fd)
         // The whole state libevdev had at open: slots with their real tracking ids, the current
         // slot, keys held (BTN_TOUCH, BTN_TOOL_*), single-touch axes.
         initialState = d.initialState
@@ -83,8 +83,8 @@ public final class EvdevSource: DeviceSource {
 /// push events through it from any thread. Writes block when the pipe is full (backpressure on
 /// the writer, never on the daemon).
 public final class PipeEventWriter: Sendable {
-    public let fd: Int32
-    init(fd: Int32) { self.fd = fd }
+    public let fd: FileDescriptor
+    init(fd: FileDescriptor) { self.fd = fd }
 
     /// Sends events (their timestamps are used as they are: CLOCK_MONOTONIC microseconds).
     @discardableResult
@@ -92,11 +92,11 @@ public final class PipeEventWriter: Sendable {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(events.count * PipeDeviceSource.recordSize)
         for e in events { PipeDeviceSource.append(e, to: &bytes) }
-        return (try? FileDescriptor(rawValue: fd).writeAll(bytes)) != nil
+        return (try? fd.writeAll(bytes)) != nil
     }
 
     /// Ends the stream: the source reports `.ended`.
-    public func finish() { FileDescriptor(rawValue: fd).close() }
+    public func finish() { fd.close() }
 }
 
 /// A device source backed by a pipe: 16-byte records (µs Int64, type UInt16, code UInt16,
@@ -106,7 +106,7 @@ public final class PipeDeviceSource: DeviceSource {
     public let node: String
     public let description: DeviceDescription
     public let initialState = SlotDecoder.InitialState.empty
-    public let fd: Int32
+    public let fd: FileDescriptor
     public let writer: PipeEventWriter
     private var pending: [UInt8] = []
     /// One read buffer for the source's life (zero-filling 64 KB per read cost more than the rest
@@ -118,8 +118,8 @@ public final class PipeDeviceSource: DeviceSource {
         let pipe: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
         do { pipe = try FileDescriptor.pipe() } catch { preconditionFailure("pipe2 failed: \(error)") }
         pipe.readEnd.setNonBlocking()
-        fd = pipe.readEnd.rawValue
-        writer = PipeEventWriter(fd: pipe.writeEnd.rawValue)
+        fd = pipe.readEnd
+        writer = PipeEventWriter(fd: pipe.writeEnd)
         self.description = description
         self.node = node
     }
@@ -136,7 +136,7 @@ public final class PipeDeviceSource: DeviceSource {
         var total = 0
         while true {
             let received = buffer.withUnsafeMutableBytes { raw in
-                Result { () throws(SystemError) in try FileDescriptor(rawValue: fd).read(into: raw) }
+                Result { () throws(SystemError) in try fd.read(into: raw) }
             }
             switch received {
             case .success(0): status = .ended
@@ -169,7 +169,7 @@ public final class PipeDeviceSource: DeviceSource {
     public func close() {
         guard !closed else { return }
         closed = true
-        FileDescriptor(rawValue: fd).close()
+        fd.close()
     }
 }
 

@@ -28,7 +28,7 @@ public struct SocketPolicy: Sendable {
 /// `subscribe` lines in. Non-blocking everywhere; EPOLLOUT only while a client has output waiting.
 public final class SocketServer: GestureSubscriber {
     public final class Client {
-        public let fd: Int32
+        public let fd: FileDescriptor
         public let uid: UInt32, gid: UInt32, pid: Int32
         var queue: BoundedLineQueue
         var writing: [UInt8] = []
@@ -39,19 +39,19 @@ public final class SocketServer: GestureSubscriber {
         /// Lines were queued during this wakeup; `flushPending` writes them in one send.
         var flushDue = false
         var closeWhenFlushed = false
-        init(fd: Int32, uid: UInt32, gid: UInt32, pid: Int32, limit: Int) {
+        init(fd: FileDescriptor, uid: UInt32, gid: UInt32, pid: Int32, limit: Int) {
             self.fd = fd; self.uid = uid; self.gid = gid; self.pid = pid
             queue = BoundedLineQueue(limit: limit)
         }
     }
 
-    public let listenFD: Int32
+    public let listenFD: FileDescriptor
     /// The path we created (and remove at shutdown); nil for an inherited (socket-activated) fd.
     public let ownedPath: String?
     public var policy: SocketPolicy
     private let loop: EventLoop
     private let log: Logger
-    private var clients: [Int32: Client] = [:]
+    private var clients: [FileDescriptor: Client] = [:]
     /// Clients with lines queued by `receive` during the current wakeup.
     private var pendingFlush: [Client] = []
     /// The current devices and the daemon version, for hello.
@@ -65,20 +65,21 @@ public final class SocketServer: GestureSubscriber {
     public var clientCount: Int { clients.count }
 
     /// Listens on an fd handed over by systemd (LISTEN_FDS) or on `path`.
-    public init(listenFD: Int32, ownedPath: String?, policy: SocketPolicy, loop: EventLoop, log: Logger, origin: Instant) {
+    public init(listenFD: FileDescriptor, ownedPath: String?, policy: SocketPolicy, loop: EventLoop, log: Logger, origin: Instant) {
         self.listenFD = listenFD; self.ownedPath = ownedPath; self.policy = policy
         self.loop = loop; self.log = log; self.origin = origin
-        FileDescriptor(rawValue: listenFD).setNonBlocking()
+        listenFD.setNonBlocking()
         loop.add(listenFD) { [unowned self] _ in self.acceptAll() }
         loop.afterEachWakeup { [weak self] in self?.flushPending() }
     }
 
     /// The fd systemd passed (LISTEN_PID = us, LISTEN_FDS ≥ 1 → fd 3), if any.
-    public static func activatedFD(environment: [String: String]) -> Int32? {
+    public static func activatedFD(environment: [String: String]) -> FileDescriptor? {
         guard let pid = environment["LISTEN_PID"].flatMap(Int32.init), pid == CurrentProcess.id,
               let n = environment["LISTEN_FDS"].flatMap(Int.init), n >= 1 else { return nil }
-        FileDescriptor(rawValue: 3).setCloseOnExec()
-        return 3
+        let inherited = FileDescriptor(rawValue: 3)
+        inherited.setCloseOnExec()
+        return inherited
     }
 
     public enum ListenError: Error, CustomStringConvertible {
@@ -88,7 +89,7 @@ public final class SocketServer: GestureSubscriber {
 
     /// Creates, binds and listens on `path`. A stale socket file (nobody accepts) is replaced; a
     /// live one (another daemon) or a file that is not a socket is an error.
-    public static func listen(path: String, mode: UInt32, group: String?) throws(ListenError) -> Int32 {
+    public static func listen(path: String, mode: UInt32, group: String?) throws(ListenError) -> FileDescriptor {
         guard let address = UnixAddress(path: path) else { throw .failed("socket path too long: \(path)") }
         if let existing = try? FileStatus(ofLink: path) {
             guard existing.kind == .socket else {
@@ -128,7 +129,7 @@ public final class SocketServer: GestureSubscriber {
         do { try fd.listen(backlog: 64) } catch {
             abandon(); throw .failed("listen \(path): \(error)")
         }
-        return fd.rawValue
+        return fd
     }
 
     // MARK: - Accept
@@ -136,13 +137,12 @@ public final class SocketServer: GestureSubscriber {
     private func acceptAll() {
         while true {
             let socket: FileDescriptor
-            do { socket = try FileDescriptor(rawValue: listenFD).acceptNonBlocking() } catch {
+            do { socket = try listenFD.acceptNonBlocking() } catch {
                 if error != .wouldBlock { log.warning("accept: \(error)") }
                 return
             }
-            let fd = socket.rawValue
             let cred = socket.peer()
-            let groups = Self.supplementaryGroups(fd: fd, pid: cred.pid)
+            let groups = Self.supplementaryGroups(socket, pid: cred.pid)
             guard policy.allows(uid: cred.uid, gid: cred.gid, groups: groups) else {
                 log.notice("socket: refused client pid \(cred.pid) uid \(cred.uid) gid \(cred.gid): not in socket.allowed_uids/allowed_gids")
                 let line = Array((WireEncoder.error("not allowed: uid \(cred.uid) is not in the daemon's allowed uids/gids") + "\n").utf8)
@@ -153,10 +153,10 @@ public final class SocketServer: GestureSubscriber {
             // A small kernel buffer keeps what a slow client can lag behind bounded by the queue
             // limit (in lines), not by the kernel's default of ~200 KB.
             socket.setSendBufferSize(64 * 1024)
-            let c = Client(fd: fd, uid: cred.uid, gid: cred.gid, pid: cred.pid, limit: policy.queueLimit)
-            clients[fd] = c
+            let c = Client(fd: socket, uid: cred.uid, gid: cred.gid, pid: cred.pid, limit: policy.queueLimit)
+            clients[socket] = c
             log.info("socket: client connected: pid \(cred.pid) uid \(cred.uid) gid \(cred.gid)")
-            loop.add(fd) { [unowned self] ev in self.handle(c, ev) }
+            loop.add(socket) { [unowned self] ev in self.handle(c, ev) }
             enqueue(c, helloLine())
             onConnect?()
         }
@@ -164,8 +164,8 @@ public final class SocketServer: GestureSubscriber {
 
     /// The peer's supplementary groups: SO_PEERGROUPS (Linux 4.13+; needs no /proc, so it works
     /// under the service's ProtectProc=invisible), else the Groups: line of /proc/PID/status.
-    static func supplementaryGroups(fd: Int32, pid: Int32) -> [UInt32] {
-        FileDescriptor(rawValue: fd).peerGroups() ?? supplementaryGroups(pid: pid)
+    static func supplementaryGroups(_ socket: FileDescriptor, pid: Int32) -> [UInt32] {
+        socket.peerGroups() ?? supplementaryGroups(pid: pid)
     }
 
     static func supplementaryGroups(pid: Int32) -> [UInt32] {
@@ -188,7 +188,7 @@ public final class SocketServer: GestureSubscriber {
         var buf = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             let received = buf.withUnsafeMutableBytes { raw in
-                Result { () throws(SystemError) in try FileDescriptor(rawValue: c.fd).receive(into: raw) }
+                Result { () throws(SystemError) in try c.fd.receive(into: raw) }
             }
             let n: Int
             switch received {
@@ -279,7 +279,7 @@ public final class SocketServer: GestureSubscriber {
             }
             let sent = c.writing.withUnsafeBytes { raw in
                 Result { () throws(SystemError) in
-                    try FileDescriptor(rawValue: c.fd).send(UnsafeRawBufferPointer(rebasing: raw[c.writeOffset...]), dontWait: true)
+                    try c.fd.send(UnsafeRawBufferPointer(rebasing: raw[c.writeOffset...]), dontWait: true)
                 }
             }
             switch sent {
@@ -297,7 +297,7 @@ public final class SocketServer: GestureSubscriber {
     private func drop(_ c: Client, reason: String) {
         guard clients.removeValue(forKey: c.fd) != nil else { return }
         loop.remove(c.fd)
-        FileDescriptor(rawValue: c.fd).close()
+        c.fd.close()
         let missed = c.queue.droppedTotal
         log.info("socket: client pid \(c.pid) disconnected (\(reason))\(missed > 0 ? "; \(missed) lines were dropped for it" : "")")
     }
@@ -358,7 +358,7 @@ public final class SocketServer: GestureSubscriber {
     public func shutdown() {
         for c in Array(clients.values) { flush(c); drop(c, reason: "daemon stopping") }
         loop.remove(listenFD)
-        FileDescriptor(rawValue: listenFD).close()
+        listenFD.close()
         if let ownedPath { try? FileSystem.remove(ownedPath) }
     }
 }

@@ -6,7 +6,7 @@ public final class SystemdNotifier {
     public let socketPath: String?
     /// `WATCHDOG_USEC` when it is meant for this process (`WATCHDOG_PID` unset or ours).
     public let watchdogInterval: Duration?
-    private var fd: Int32 = -1
+    private var socket: FileDescriptor?
 
     public init(environment: [String: String]) {
         socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
@@ -18,18 +18,16 @@ public final class SystemdNotifier {
         }
     }
 
-    deinit { if fd >= 0 { FileDescriptor(rawValue: fd).close() } }
+    deinit { socket?.close() }
 
     /// Sends `state` (e.g. "READY=1\nSTATUS=…"). Returns false when there is no socket or it failed.
     @discardableResult
     public func notify(_ state: String) -> Bool {
         guard let socketPath, let address = UnixAddress(path: socketPath) else { return false }
-        if fd < 0 {
-            guard let socket = try? UnixSocket.open(.datagram) else { return false }
-            fd = socket.rawValue
-        }
+        if socket == nil { socket = try? UnixSocket.open(.datagram) }
+        guard let socket else { return false }
         let bytes = Array(state.utf8)
-        let n = bytes.withUnsafeBytes { try? FileDescriptor(rawValue: fd).send($0, to: address) }
+        let n = bytes.withUnsafeBytes { try? socket.send($0, to: address) }
         return n == bytes.count
     }
 

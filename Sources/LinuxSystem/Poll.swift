@@ -20,6 +20,9 @@ public enum Poll {
         public static let invalid = Events(rawValue: Int16(POLLNVAL))
     }
 
+    /// A place holder poll skips (fd -1): an entry for a pipe already closed keeps its index.
+    public static let skipped = FileDescriptor(rawValue: -1)
+
     public struct Entry: Sendable {
         public var descriptor: FileDescriptor
         public var events: Events

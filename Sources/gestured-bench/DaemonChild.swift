@@ -12,27 +12,25 @@ import LinuxSystem
 
 /// A device source reading PipeDeviceSource records from an inherited fd (the child's stdin).
 final class InheritedPipeSource: DeviceSource {
-    let fd: Int32
+    let fd: FileDescriptor
     let node = "bench:stdin"
     let description: DeviceDescription
     let initialState = SlotDecoder.InitialState.empty
     private var pending: [UInt8] = []
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
-    init(fd: Int32, description: DeviceDescription) {
+    init(fd: FileDescriptor, description: DeviceDescription) {
         self.fd = fd
         self.description = description
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        fd.setNonBlocking()
     }
 
     func read() -> SourceRead {
         var status = SourceStatus.drained
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n > 0 { pending.append(contentsOf: buffer[0..<n]); if pending.count > 1 << 20 { status = .more; break }; continue }
+        while let n = try? buffer.withUnsafeMutableBytes({ try fd.read(into: $0) }) {
             if n == 0 { status = .ended; break }
-            if SystemError.last == .interrupted { continue }
-            break
+            pending.append(contentsOf: buffer[0..<n])
+            if pending.count > 1 << 20 { status = .more; break }
         }
         let count = pending.count / 16
         var events: [InputEvent] = []
@@ -51,7 +49,7 @@ final class InheritedPipeSource: DeviceSource {
         return SourceRead(events: events, status: status)
     }
 
-    func close() { Glibc.close(fd) }
+    func close() { fd.close() }
 }
 
 /// The child side: runs until SIGTERM.
@@ -64,7 +62,7 @@ func serveMain(socketPath: String, configPath: String) -> Int32 {
     do { daemon = try Daemon(options: options) } catch {
         note("daemon: \(error.description)"); return 1
     }
-    daemon.add(InheritedPipeSource(fd: 0, description: syntheticDevice))
+    daemon.add(InheritedPipeSource(fd: .standardInput, description: syntheticDevice))
     return daemon.run()
 }
 

@@ -74,7 +74,7 @@ extension Doctor {
             out.append(.problem("socket", "cannot connect to \(path) (\(who)): \(error.error)", fix: fix))
             return
         }
-        FileDescriptor(rawValue: connection.fd).setReceiveTimeout(.seconds(5))
+        connection.fd.setReceiveTimeout(.seconds(5))
         let first = connection.nextLine() ?? ""
         if first.contains("\"type\":\"hello\"") {
             out.append(.ok("socket", "\(path) answers (\(who))"))

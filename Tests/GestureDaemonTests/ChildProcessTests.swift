@@ -26,7 +26,7 @@ import LinuxSystem
             out += c.readLines(stdout: true).map(OutputLineBuffer.text)
             err += c.readLines(stdout: false).map(OutputLineBuffer.text)
             if exit == nil { exit = c.reap() }
-            return exit != nil && !c.groupAlive() && c.stdout < 0 && c.stderr < 0
+            return exit != nil && !c.groupAlive() && c.stdout == nil && c.stderr == nil
         }
         c.closeAll()
         return (out, err, exit)

@@ -16,7 +16,7 @@ import LinuxSystem
         let own = getgrgid(getgid())
         strncpy(&group, own!.pointee.gr_name, 255)
         let fd = try SocketServer.listen(path: path, mode: 0o660, group: String(cString: group))
-        defer { close(fd) }
+        defer { fd.close() }
         var st = stat()
         #expect(lstat(path, &st) == 0)
         #expect(st.st_mode & 0o7777 == 0o660)

@@ -22,14 +22,14 @@ public struct ConnectError: Error, CustomStringConvertible, Sendable {
 /// One connection to the daemon's socket (blocking): lines in, lines out. Used by `monitor`,
 /// `listen` (through `ReconnectingClient`) and tests.
 public final class DaemonConnection {
-    public let fd: Int32
+    public let fd: FileDescriptor
     private var buffer: [UInt8] = []
 
     public init(path: String) throws(ConnectError) {
-        do { fd = try FileDescriptor.connectUnix(path).rawValue } catch { throw ConnectError(path: path, error: error) }
+        do { fd = try FileDescriptor.connectUnix(path) } catch { throw ConnectError(path: path, error: error) }
     }
 
-    deinit { FileDescriptor(rawValue: fd).close() }
+    deinit { fd.close() }
 
     /// Sends one line (a newline is added). False when the daemon is gone.
     @discardableResult
@@ -37,7 +37,7 @@ public final class DaemonConnection {
         let bytes = Array((line + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { try? FileDescriptor(rawValue: fd).send(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+            let n = bytes.withUnsafeBytes { try? fd.send(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
             guard let n, n > 0 else { return false }
             offset += n
         }
@@ -65,7 +65,7 @@ public final class DaemonConnection {
                 if !skipping { skipping = true; return .tooLong }
             }
             var chunk = [UInt8](repeating: 0, count: 16384)
-            let n = chunk.withUnsafeMutableBytes { try? FileDescriptor(rawValue: fd).read(into: $0) }
+            let n = chunk.withUnsafeMutableBytes { try? fd.read(into: $0) }
             guard let n, n > 0 else { return nil }
             buffer.append(contentsOf: chunk[0..<n])
         }

@@ -65,7 +65,7 @@ public final class HookRunner: Sendable {
         // A hook's background children (`cmd &`) are orphaned when its shell exits; as their
         // reaper we can wait for them by process group instead of leaving zombies to pid 1.
         ChildSpawn.becomeSubreaper()
-        var ends = (FileDescriptor(rawValue: -1), FileDescriptor(rawValue: -1))
+        var ends = (Poll.skipped, Poll.skipped)
         do {
             let pipe = try FileDescriptor.pipe()
             for end in [pipe.readEnd, pipe.writeEnd] { end.setNonBlocking() }
@@ -196,9 +196,9 @@ public final class HookRunner: Sendable {
             // Poll: the wake pipe, each child's pidfd and open output pipes.
             var fds = [Poll.Entry(wakeRead, .readable)]
             for c in children {
-                fds.append(Poll.Entry(FileDescriptor(rawValue: c.pidfd), .readable))
-                fds.append(Poll.Entry(FileDescriptor(rawValue: c.stdout), .readable))
-                fds.append(Poll.Entry(FileDescriptor(rawValue: c.stderr), .readable))
+                fds.append(Poll.Entry(c.pidfd ?? Poll.skipped, .readable))
+                fds.append(Poll.Entry(c.stdout ?? Poll.skipped, .readable))
+                fds.append(Poll.Entry(c.stderr ?? Poll.skipped, .readable))
             }
             do { try Poll.wait(&fds, timeoutMilliseconds: pollTimeout(children, dropsDue: dropsDue)) } catch {
                 if error != .interrupted {
@@ -213,8 +213,8 @@ public final class HookRunner: Sendable {
             var finished: [Int] = []
             for (i, c) in children.enumerated() {
                 let base = 1 + 3 * i
-                if c.stdout >= 0 && !fds[base + 1].returned.isEmpty { drain(c, stdout: true, limiter: &limiter, limits: limits) }
-                if c.stderr >= 0 && !fds[base + 2].returned.isEmpty { drain(c, stdout: false, limiter: &limiter, limits: limits) }
+                if c.stdout != nil && !fds[base + 1].returned.isEmpty { drain(c, stdout: true, limiter: &limiter, limits: limits) }
+                if c.stderr != nil && !fds[base + 2].returned.isEmpty { drain(c, stdout: false, limiter: &limiter, limits: limits) }
                 if checkExit(c, pidfdReady: !fds[base].returned.isEmpty) { finished.append(i) }
             }
             for i in finished.reversed() {
@@ -251,7 +251,7 @@ public final class HookRunner: Sendable {
         if let next = children.compactMap(\.timeout.nextDeadline).min() {
             timeout = Self.milliseconds(until: next)
         }
-        if children.contains(where: { $0.pidfd < 0 }) {
+        if children.contains(where: { $0.pidfd == nil }) {
             timeout = timeout < 0 ? 50 : Swift.min(timeout, 50)
         }
         if let due = dropsDue {
@@ -265,7 +265,7 @@ public final class HookRunner: Sendable {
     /// process of its group is left.
     private func checkExit(_ c: ChildProcess, pidfdReady: Bool) -> Bool {
         if c.leaderExited { return !c.groupAlive() }
-        guard c.pidfd < 0 || pidfdReady, let exit = c.reap() else { return false }
+        guard c.pidfd == nil || pidfdReady, let exit = c.reap() else { return false }
         switch exit {
         case .status(let code): log(code == 0 ? 7 : 4, "hook \(c.label): exited with status \(code)")
         case .signal(let sig): log(c.timeout.termSent ? 6 : 4, "hook \(c.label): killed by signal \(sig)")
