@@ -47,6 +47,14 @@ public enum CurrentProcess {
         return env
     }
 
+    /// The running executable's path (readlink of /proc/self/exe), nil when unreadable.
+    public static var executablePath: String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// getenv(3): the value of `name`, nil when unset.
     public static func environmentValue(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }

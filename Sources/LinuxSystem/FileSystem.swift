@@ -59,6 +59,17 @@ public enum FileSystem {
     /// access(2) with F_OK: whether the path exists (symbolic links followed).
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+    /// access(2) with X_OK: whether this process's real user may execute it.
+    public static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
+
+    /// mkdtemp(3): a new directory only this user can enter, named `prefix` plus six random
+    /// characters (e.g. "/tmp/gestured-bench.").
+    public static func makeTemporaryDirectory(prefix: String) throws(SystemError) -> String {
+        var template = Array((prefix + "XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { throw .last }
+        return String(cString: made)
+    }
+
     /// access(2) with W_OK: whether this process's real user may write it.
     public static func isWritable(_ path: String) -> Bool { access(path, W_OK) == 0 }
 }

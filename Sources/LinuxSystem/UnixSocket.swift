@@ -68,6 +68,12 @@ extension FileDescriptor {
         _ = setsockopt(rawValue, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
 
+    /// SO_RCVBUF: how much the kernel buffers for receiving.
+    public func setReceiveBufferSize(_ bytes: Int32) {
+        var size = bytes
+        _ = setsockopt(rawValue, SOL_SOCKET, SO_RCVBUF, &size, 4)
+    }
+
     /// SO_SNDBUF: how much the kernel buffers for sending.
     public func setSendBufferSize(_ bytes: Int32) {
         var size = bytes

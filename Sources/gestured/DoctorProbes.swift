@@ -117,7 +117,7 @@ extension Doctor {
     /// Runs argv (no shell) and returns its standard output, or nil when it cannot run.
     static func capture(_ argv: [String]) -> String? {
         guard let pipe = try? FileDescriptor.pipe() else { return nil }
-        let pid = try? ChildSpawn.program(argv, stdout: pipe.writeEnd, closing: pipe.readEnd)
+        let pid = try? ChildSpawn.program(argv, stdout: .descriptor(pipe.writeEnd), closing: pipe.readEnd)
         pipe.writeEnd.close()
         defer { pipe.readEnd.close() }
         guard let pid else { return nil }

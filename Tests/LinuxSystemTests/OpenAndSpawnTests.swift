@@ -93,7 +93,7 @@ import LinuxSystem
     @Test func test_program_capturesStandardOutput_andExitStatus() throws {
         let pipe = try FileDescriptor.pipe()
         let pid = try ChildSpawn.program(["/bin/sh", "-c", "echo out; echo err >&2; exit 3"],
-                                         stdout: pipe.writeEnd, closing: pipe.readEnd)
+                                         stdout: .descriptor(pipe.writeEnd), closing: pipe.readEnd)
         pipe.writeEnd.close()
         defer { pipe.readEnd.close() }
         #expect(try readAll(pipe.readEnd) == Array("out\n".utf8))
@@ -104,7 +104,7 @@ import LinuxSystem
     @Test func test_program_missingExecutable_throws() throws {
         let pipe = try FileDescriptor.pipe()
         defer { pipe.readEnd.close(); pipe.writeEnd.close() }
-        #expect(throws: SystemError.noSuchFile) { _ = try ChildSpawn.program(["/nonexistent/linuxsystem"], stdout: pipe.writeEnd) }
+        #expect(throws: SystemError.noSuchFile) { _ = try ChildSpawn.program(["/nonexistent/linuxsystem"], stdout: .descriptor(pipe.writeEnd)) }
     }
 
     @Test func test_restoreDefault_unblocksAndResetsTheDisposition() {
