@@ -7,12 +7,6 @@ import LinuxSystem
 /// lstat, unlink, chown, chmod and getgrnam on real files, directories, links and sockets in a
 /// fresh temporary directory.
 @Suite struct FileSystemTests {
-    private func scratch() -> String {
-        var template = Array("/tmp/linuxsystem-XXXXXX".utf8CString)
-        precondition(mkdtemp(&template) != nil)
-        return String(cString: template)
-    }
-
     private func touch(_ path: String, mode: mode_t = 0o644) {
         let fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, mode)
         precondition(fd >= 0)
@@ -20,7 +14,7 @@ import LinuxSystem
     }
 
     @Test func test_status_tellsKindsApart_linkNotFollowed() throws {
-        let dir = scratch()
+        let dir = Scratch.directory()
         let file = dir + "/f", link = dir + "/l", sock = dir + "/s"
         touch(file)
         #expect(symlink(file, link) == 0)
@@ -42,14 +36,14 @@ import LinuxSystem
     }
 
     @Test func test_remove_missingPath_throwsNoSuchFile_directoryIsDirectory() throws {
-        let dir = scratch()
+        let dir = Scratch.directory()
         defer { rmdir(dir) }
         #expect(throws: SystemError.noSuchFile) { try FileSystem.remove(dir + "/none") }
         #expect(throws: SystemError.isDirectory) { try FileSystem.remove(dir) }
     }
 
     @Test func test_changePermissions_andGroup_showInStatus() throws {
-        let dir = scratch()
+        let dir = Scratch.directory()
         let file = dir + "/f"
         touch(file)
         defer { unlink(file); rmdir(dir) }
@@ -69,7 +63,7 @@ import LinuxSystem
     }
 
     @Test func test_fileCreationMask_appliesToNewFiles_andReturnsThePrevious() throws {
-        let dir = scratch()
+        let dir = Scratch.directory()
         defer { rmdir(dir) }
         let old = CurrentProcess.setFileCreationMask(0o077)
         let during = CurrentProcess.setFileCreationMask(0o077)

@@ -6,12 +6,6 @@ import LinuxSystem
 
 /// open(2) on real files, the receive timeout on a real socket, posix_spawn of real programs.
 @Suite struct OpenAndSpawnTests {
-    private func scratch() -> String {
-        var template = Array("/tmp/linuxsystem-XXXXXX".utf8CString)
-        precondition(mkdtemp(&template) != nil)
-        return String(cString: template)
-    }
-
     private func readAll(_ fd: FileDescriptor) throws -> [UInt8] {
         var out: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -22,7 +16,7 @@ import LinuxSystem
     }
 
     @Test func test_open_createTruncateThenRead_roundTrips() throws {
-        let dir = scratch(), path = dir + "/f"
+        let dir = Scratch.directory(), path = dir + "/f"
         defer { unlink(path); rmdir(dir) }
         for text in ["a longer first text", "short"] {
             let w = try FileDescriptor.open(path, .createOrTruncate(permissions: 0o600))
@@ -39,7 +33,7 @@ import LinuxSystem
     }
 
     @Test func test_open_createNew_refusesAnExistingFileAndALink() throws {
-        let dir = scratch(), path = dir + "/new", link = dir + "/link"
+        let dir = Scratch.directory(), path = dir + "/new", link = dir + "/link"
         defer { unlink(path); unlink(link); rmdir(dir) }
         let fd = try FileDescriptor.open(path, .createNew(permissions: 0o600))
         fd.close()
@@ -50,17 +44,11 @@ import LinuxSystem
     }
 
     @Test func test_receive_dontWait_onABlockingSocket_throwsWouldBlock() throws {
-        let dir = scratch(), path = dir + "/s"
-        defer { unlink(path); rmdir(dir) }
-        let server = try UnixSocket.open(.stream)
-        defer { server.close() }
-        try server.bind(to: UnixAddress(path: path)!)
-        try server.listen(backlog: 1)
-        let client = try FileDescriptor.connectUnix(path)
-        defer { client.close() }
-        var buffer = [UInt8](repeating: 0, count: 16)
-        #expect(throws: SystemError.wouldBlock) {
-            _ = try buffer.withUnsafeMutableBytes { try client.receive(into: $0, dontWait: true) }
+        try Scratch.withConnectedClient { client in
+            var buffer = [UInt8](repeating: 0, count: 16)
+            #expect(throws: SystemError.wouldBlock) {
+                _ = try buffer.withUnsafeMutableBytes { try client.receive(into: $0, dontWait: true) }
+            }
         }
     }
 
@@ -69,7 +57,7 @@ import LinuxSystem
     }
 
     @Test func test_statusOf_followsTheLink() throws {
-        let dir = scratch()
+        let dir = Scratch.directory()
         defer { unlink(dir + "/l"); rmdir(dir) }
         #expect(symlink("/dev/null", dir + "/l") == 0)
         #expect(try FileStatus(of: dir + "/l").kind == .characterDevice)
@@ -77,17 +65,11 @@ import LinuxSystem
     }
 
     @Test func test_receiveTimeout_givesUpWithWouldBlock() throws {
-        let dir = scratch(), path = dir + "/s"
-        defer { unlink(path); rmdir(dir) }
-        let server = try UnixSocket.open(.stream)
-        defer { server.close() }
-        try server.bind(to: UnixAddress(path: path)!)
-        try server.listen(backlog: 1)
-        let client = try FileDescriptor.connectUnix(path)
-        defer { client.close() }
-        client.setReceiveTimeout(.milliseconds(50))
-        var buffer = [UInt8](repeating: 0, count: 16)
-        #expect(throws: SystemError.wouldBlock) { _ = try buffer.withUnsafeMutableBytes { try client.receive(into: $0) } }
+        try Scratch.withConnectedClient { client in
+            client.setReceiveTimeout(.milliseconds(50))
+            var buffer = [UInt8](repeating: 0, count: 16)
+            #expect(throws: SystemError.wouldBlock) { _ = try buffer.withUnsafeMutableBytes { try client.receive(into: $0) } }
+        }
     }
 
     @Test func test_program_capturesStandardOutput_andExitStatus() throws {
