@@ -62,15 +62,21 @@ import LinuxSystem
         #expect(Accounts.groupID(named: "no-such-group-linuxsystem") == nil)
     }
 
-    @Test func test_fileCreationMask_appliesToNewFiles_andReturnsThePrevious() throws {
-        let dir = Scratch.directory()
-        defer { rmdir(dir) }
-        let old = CurrentProcess.setFileCreationMask(0o077)
-        let during = CurrentProcess.setFileCreationMask(0o077)
-        touch(dir + "/masked", mode: 0o666)
-        CurrentProcess.setFileCreationMask(old)
-        defer { unlink(dir + "/masked") }
-        #expect(during == 0o077)
-        #expect(try FileStatus(ofLink: dir + "/masked").permissions == 0o600)
+    /// The umask is process-wide: changed in a child process (an exit test), so that no other test
+    /// of this process creates a file (or a socket, SocketServer sets its own mask) meanwhile.
+    @Test func test_fileCreationMask_appliesToNewFiles_andReturnsThePrevious() async {
+        await #expect(processExitsWith: .success) {
+            var template = Array("/tmp/linuxsystem-XXXXXX".utf8CString)
+            guard mkdtemp(&template) != nil else { exit(2) }
+            let path = String(cString: template) + "/masked"
+            _ = CurrentProcess.setFileCreationMask(0o077)
+            let during = CurrentProcess.setFileCreationMask(0o077)
+            let fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, mode_t(0o666))
+            guard fd >= 0 else { exit(3) }
+            close(fd)
+            let permissions = try? FileStatus(ofLink: path).permissions
+            unlink(path); rmdir(String(cString: template))
+            exit(during == 0o077 && permissions == 0o600 ? 0 : 1)
+        }
     }
 }
