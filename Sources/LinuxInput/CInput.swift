@@ -1,8 +1,9 @@
-// Every C call of LinuxInput goes through this file: libevdev, libevdev-uinput, libudev, and the
-// few system calls (open, close, read, inotify, access). Callers elsewhere in the module see Swift
-// types, optional results and SystemError values, never a C pointer they must free.
+// Every C call of LinuxInput goes through this file: libevdev, libevdev-uinput, libudev and
+// inotify (open, read, write and close go through LinuxSystem's FileDescriptor). Callers elsewhere
+// in the module see Swift types, optional results and SystemError values, never a C pointer they
+// must free.
 #if canImport(Glibc)
-import Glibc
+import Glibc   // inotify_init1, inotify_add_watch and the IN_* masks: device discovery's own calls
 #endif
 import CLibevdev
 import CLibudev
@@ -14,11 +15,10 @@ enum CInput {
 
     /// open(2) for reading, non-blocking, close-on-exec.
     static func openReadOnly(_ path: String) -> Result<Int32, SystemError> {
-        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        return fd >= 0 ? .success(fd) : .failure(.last)
+        Result { () throws(SystemError) in try FileDescriptor.open(path, .readOnlyNonBlocking).rawValue }
     }
-    static func close(_ fd: Int32) { _ = Glibc.close(fd) }
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    static func close(_ fd: Int32) { FileDescriptor(rawValue: fd).close() }
+    static func exists(_ path: String) -> Bool { FileSystem.exists(path) }
 
     static func inotifyInit() -> Result<Int32, SystemError> {
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
@@ -37,7 +37,7 @@ enum CInput {
         var out: [(UInt32, String)] = []
         var buffer = [UInt8](repeating: 0, count: 8192)
         while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let n = buffer.withUnsafeMutableBytes { try? FileDescriptor(rawValue: fd).read(into: $0) } ?? 0
             if n <= 0 { break }
             var offset = 0
             while offset + 16 <= n {
@@ -213,15 +213,13 @@ enum CInput {
         }
         var fd = LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue
         if let phys {
-            fd = Glibc.open("/dev/uinput", O_RDWR | O_CLOEXEC)
-            guard fd >= 0 else {
-                let e = SystemError.last
+            do { fd = try FileDescriptor.open("/dev/uinput", .readWrite).rawValue } catch {
                 libevdev_free(dev)
-                return .failure(InputError(operation: "open", path: "/dev/uinput", error: e))
+                return .failure(InputError(operation: "open", path: "/dev/uinput", error: error))
             }
             if gestured_uinput_set_phys(fd, phys) < 0 {
                 let e = SystemError.last
-                Glibc.close(fd); libevdev_free(dev)
+                FileDescriptor(rawValue: fd).close(); libevdev_free(dev)
                 return .failure(InputError(operation: "ioctl(UI_SET_PHYS)", path: "/dev/uinput", error: e))
             }
         }
@@ -229,7 +227,7 @@ enum CInput {
         let rc = libevdev_uinput_create_from_device(dev, fd, &uidev)
         guard rc == 0, let uidev else {
             libevdev_free(dev)
-            if phys != nil { Glibc.close(fd) }
+            if phys != nil { FileDescriptor(rawValue: fd).close() }
             return .failure(InputError(operation: "libevdev_uinput_create_from_device", path: "/dev/uinput", error: SystemError(negated: rc)))
         }
         return .success((uidev, dev, phys != nil ? fd : -1))
@@ -241,25 +239,25 @@ enum CInput {
     }
     /// Writes whole frames in one write(2) on the uinput fd (the kernel stamps them). 0 or -errno.
     static func uinputWriteAll(_ u: OpaquePointer, _ events: [InputEvent]) -> Int32 {
-        let fd = libevdev_uinput_get_fd(u)
+        let fd = FileDescriptor(rawValue: libevdev_uinput_get_fd(u))
         var raw = [input_event](repeating: input_event(), count: events.count)
         for (i, e) in events.enumerated() { raw[i].type = e.type; raw[i].code = e.code; raw[i].value = e.value }
         let size = MemoryLayout<input_event>.stride * raw.count
         var done = 0
         while done < size {
-            let n = raw.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, size - done) }
-            if n < 0 {
-                let error = SystemError.last
-                if error == .interrupted { continue }
-                return -error.code
+            let written = raw.withUnsafeBytes { bytes in
+                Result { () throws(SystemError) in try fd.write(UnsafeRawBufferPointer(rebasing: bytes[done..<size])) }
             }
-            done += n
+            switch written {
+            case .success(let n): done += n
+            case .failure(let error): return -error.code
+            }
         }
         return 0
     }
     static func uinputDestroy(_ u: OpaquePointer, template: OpaquePointer, fd: Int32 = -1) {
         libevdev_uinput_destroy(u); libevdev_free(template)
-        if fd >= 0 { Glibc.close(fd) }
+        if fd >= 0 { FileDescriptor(rawValue: fd).close() }
     }
 
     // MARK: libudev
