@@ -1,10 +1,7 @@
-// Every C call of LinuxInput goes through this file: libevdev, libevdev-uinput, libudev and
-// inotify (open, read, write and close go through LinuxSystem's FileDescriptor). Callers elsewhere
+// Every C call of LinuxInput goes through this file: libevdev, libevdev-uinput and libudev (open,
+// read, write, close and inotify go through LinuxSystem). Callers elsewhere
 // in the module see Swift types, optional results and SystemError values, never a C pointer they
 // must free.
-#if canImport(Glibc)
-import Glibc   // inotify_init1, inotify_add_watch and the IN_* masks: device discovery's own calls
-#endif
 import CLibevdev
 import CLibudev
 import GestureCore
@@ -20,39 +17,6 @@ enum CInput {
     static func close(_ fd: Int32) { FileDescriptor(rawValue: fd).close() }
     static func exists(_ path: String) -> Bool { FileSystem.exists(path) }
 
-    static func inotifyInit() -> Result<Int32, SystemError> {
-        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        return fd >= 0 ? .success(fd) : .failure(.last)
-    }
-    static func inotifyAddWatch(_ fd: Int32, _ path: String, _ mask: UInt32) -> Result<Int32, SystemError> {
-        let wd = inotify_add_watch(fd, path, mask)
-        return wd >= 0 ? .success(wd) : .failure(.last)
-    }
-    static let inCreate = UInt32(IN_CREATE), inDelete = UInt32(IN_DELETE), inAttrib = UInt32(IN_ATTRIB)
-    static let inMovedTo = UInt32(IN_MOVED_TO), inMovedFrom = UInt32(IN_MOVED_FROM)
-    static let inQueueOverflow = UInt32(IN_Q_OVERFLOW)
-
-    /// Reads whatever inotify has queued: (mask, name) pairs; empty at EAGAIN.
-    static func inotifyRead(_ fd: Int32) -> [(mask: UInt32, name: String)] {
-        var out: [(UInt32, String)] = []
-        var buffer = [UInt8](repeating: 0, count: 8192)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { try? FileDescriptor(rawValue: fd).read(into: $0) } ?? 0
-            if n <= 0 { break }
-            var offset = 0
-            while offset + 16 <= n {
-                func u32(_ at: Int) -> UInt32 {
-                    UInt32(buffer[at]) | UInt32(buffer[at + 1]) << 8 | UInt32(buffer[at + 2]) << 16 | UInt32(buffer[at + 3]) << 24
-                }
-                let mask = u32(offset + 4), len = Int(u32(offset + 12))
-                let nameBytes = buffer[(offset + 16)..<min(n, offset + 16 + len)].prefix { $0 != 0 }
-                out.append((mask, String(decoding: nameBytes, as: UTF8.self)))
-                offset += 16 + len
-            }
-        }
-        return out
-    }
-
     // MARK: libevdev
 
     /// libevdev_new_from_fd; the handle or the error.
@@ -63,7 +27,7 @@ enum CInput {
         return .success(dev)
     }
     static func evdevFree(_ dev: OpaquePointer) { libevdev_free(dev) }
-    static func evdevSetMonotonic(_ dev: OpaquePointer) -> Int32 { libevdev_set_clock_id(dev, CLOCK_MONOTONIC) }
+    static func evdevSetMonotonic(_ dev: OpaquePointer) -> Int32 { libevdev_set_clock_id(dev, MonotonicClock.clockID) }
 
     /// Builds the DeviceDescription of an open libevdev handle (or one made by `evdevNew()`).
     static func evdevDescription(_ dev: OpaquePointer) -> DeviceDescription {
@@ -345,17 +309,6 @@ enum CInput {
         return .success(out)
     }
 
-    /// Names in a directory (readdir), without "." and "..".
-    static func listDirectory(_ path: String) -> [String] {
-        guard let dir = opendir(path) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
+    /// Names in a directory, without "." and ".." (none when it cannot be read).
+    static func listDirectory(_ path: String) -> [String] { (try? FileSystem.names(in: path)) ?? [] }
 }

@@ -6,6 +6,8 @@ import GestureCore
 /// CLOCK_MONOTONIC, the clock the kernel stamps input events with: the daemon's and the
 /// commands' one clock, as the core's `Instant` (the core itself never reads a clock).
 public enum MonotonicClock {
+    /// CLOCK_MONOTONIC, for C libraries that take a clock id (libevdev's event timestamps).
+    public static let clockID = CLOCK_MONOTONIC
     public static func now() -> Instant {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)

@@ -66,16 +66,15 @@ import LinuxSystem
     /// of this process creates a file (or a socket, SocketServer sets its own mask) meanwhile.
     @Test func test_fileCreationMask_appliesToNewFiles_andReturnsThePrevious() async {
         await #expect(processExitsWith: .success) {
-            var template = Array("/tmp/linuxsystem-XXXXXX".utf8CString)
-            guard mkdtemp(&template) != nil else { exit(2) }
-            let path = String(cString: template) + "/masked"
+            let dir = Scratch.directory()
+            let path = dir + "/masked"
             _ = CurrentProcess.setFileCreationMask(0o077)
             let during = CurrentProcess.setFileCreationMask(0o077)
             let fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, mode_t(0o666))
             guard fd >= 0 else { exit(3) }
             close(fd)
             let permissions = try? FileStatus(ofLink: path).permissions
-            unlink(path); rmdir(String(cString: template))
+            unlink(path); rmdir(dir)
             exit(during == 0o077 && permissions == 0o600 ? 0 : 1)
         }
     }

@@ -9,7 +9,7 @@ enum Scratch {
     static func directory() -> String {
         var template = Array("/tmp/linuxsystem-XXXXXX".utf8CString)
         precondition(mkdtemp(&template) != nil)
-        return String(cString: template)
+        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// A client connected to a listening socket at a fresh path; `body` gets the client.
