@@ -88,6 +88,7 @@ let package = Package(
             "GestureDaemon", "GestureConfig", "GestureWire", "GestureCore", "GestureRecording", "LinuxSystem", "GestureTestSupport",
         ]),
         .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput", "LinuxSystem", "GestureCore", "GestureConfig", "GestureTestSupport"]),
+        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem", "GestureCore"]),
         .testTarget(name: "FocusTrackingTests", dependencies: ["FocusTracking", "GestureConfig", "CSystemd"]),
     ],
     swiftLanguageModes: [.v6]

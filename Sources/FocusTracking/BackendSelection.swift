@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import LinuxSystem
 
 /// Picks focus backends from the session's environment.
 public enum BackendSelection {
@@ -38,13 +36,6 @@ public enum BackendSelection {
 
     /// This process's environment.
     public static func processEnvironment() -> [String: String] {
-        var out: [String: String] = [:]
-        var p = environ
-        while let entry = p.pointee {
-            let s = String(cString: entry)
-            if let eq = s.firstIndex(of: "=") { out[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
-            p += 1
-        }
-        return out
+        CurrentProcess.environment
     }
 }

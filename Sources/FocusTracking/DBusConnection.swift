@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CSystemd
 import LinuxSystem
 
@@ -16,8 +13,8 @@ final class DBusConnection {
         guard r >= 0, let bus = b else { throw FocusError("sd_bus_new: \(DBusConnection.message(r))") }
         if let address, !address.isEmpty {
             r = sd_bus_set_address(bus, address)
-        } else if let run = getenv("XDG_RUNTIME_DIR") {
-            r = sd_bus_set_address(bus, "unix:path=\(String(cString: run))/bus")
+        } else if let run = CurrentProcess.environmentValue("XDG_RUNTIME_DIR") {
+            r = sd_bus_set_address(bus, "unix:path=\(run)/bus")
         } else {
             sd_bus_unref(bus)
             throw FocusError("DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are not set")

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureConfig
 import Synchronization
 import LinuxSystem
@@ -26,9 +23,9 @@ public final class FocusTracker: Sendable {
     private let observe: (@Sendable (Report) -> Void)?
     private let current = Mutex<AppFocus>(.unknown)
     private let stopping = Atomic<Bool>(false)
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
-    private let thread = Mutex<pthread_t?>(nil)
+    private let wakeRead: FileDescriptor
+    private let wakeWrite: FileDescriptor
+    private let thread = Mutex<SystemThread?>(nil)
     /// Longest wait between reconnection attempts.
     static let maximumBackoffMilliseconds: Int32 = 5000
 
@@ -39,35 +36,29 @@ public final class FocusTracker: Sendable {
         self.environment = environment
         self.log = log
         self.observe = observe
-        var fds: [Int32] = [-1, -1]
-        _ = pipe(&fds)
-        for f in fds { _ = fcntl(f, F_SETFD, FD_CLOEXEC); _ = fcntl(f, F_SETFL, O_NONBLOCK) }
-        wakeRead = fds[0]; wakeWrite = fds[1]
+        // Without a wake pipe (no fds left) stop cannot interrupt a wait; polling -1 skips it.
+        let wake = (try? FileDescriptor.pipe()) ?? (readEnd: Poll.skipped, writeEnd: Poll.skipped)
+        for end in [wake.readEnd, wake.writeEnd] { end.setNonBlocking() }
+        (wakeRead, wakeWrite) = wake
     }
 
     /// The focused application now.
     public var focus: AppFocus { current.withLock { $0 } }
 
     public func start() {
-        let box = Unmanaged.passRetained(self).toOpaque()
-        var tid = pthread_t()
-        let rc = pthread_create(&tid, nil, { arg in
-            let t = Unmanaged<FocusTracker>.fromOpaque(arg!).takeRetainedValue()
-            t.run()
-            return nil
-        }, box)
-        if rc == 0 { thread.withLock { $0 = tid } } else {
-            Unmanaged<FocusTracker>.fromOpaque(box).release()
+        do {
+            let started = try SystemThread.start { [self] in run() }
+            thread.withLock { $0 = started }
+        } catch {
             log("cannot start the focus thread; only bindings without app: run")
         }
     }
 
     public func stop() {
         guard !stopping.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        var b: UInt8 = 1
-        _ = write(wakeWrite, &b, 1)
-        if let tid = thread.withLock({ t -> pthread_t? in defer { t = nil }; return t }) { pthread_join(tid, nil) }
-        close(wakeRead); close(wakeWrite)
+        _ = [UInt8(1)].withUnsafeBytes { try? wakeWrite.write($0) }
+        if let worker = thread.withLock({ t -> SystemThread? in defer { t = nil }; return t }) { worker.join() }
+        wakeRead.close(); wakeWrite.close()
     }
 
     // MARK: the thread
@@ -142,12 +133,13 @@ public final class FocusTracker: Sendable {
             }
         }
         apply(backend.pending(), &outage)
-        var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        var fds = [Poll.Entry(FileDescriptor(rawValue: fd), .readable), Poll.Entry(wakeRead, .readable)]
         while !stopping.load(ordering: .relaxed) {
-            fds[0].revents = 0; fds[1].revents = 0
-            let n = poll(&fds, 2, -1)
-            if n < 0 { if SystemError.last == .interrupted { continue }; return }
-            if fds[1].revents != 0 { return }
+            do { try Poll.wait(&fds, timeoutMilliseconds: -1) } catch {
+                if error == .interrupted { continue }
+                return
+            }
+            if !fds[1].returned.isEmpty { return }
             let changes: [FocusChange]
             do { changes = try backend.receive() } catch {
                 if !outage {
@@ -168,8 +160,7 @@ public final class FocusTracker: Sendable {
 
     /// Waits `ms` (doubling it for next time, up to the maximum); false when stopping.
     private func sleep(milliseconds ms: inout Int32) -> Bool {
-        var p = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
-        _ = poll(&p, 1, ms)
+        _ = try? Poll.wait(for: wakeRead, .readable, timeoutMilliseconds: ms)
         ms = min(ms * 2, FocusTracker.maximumBackoffMilliseconds)
         return !stopping.load(ordering: .relaxed)
     }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CSystemd
 
 /// GNOME Shell: the extension shipped in contrib/gnome-shell (gestured-focus@gestured) owns

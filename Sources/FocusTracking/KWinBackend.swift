@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CSystemd
 import LinuxSystem
 
@@ -18,7 +15,7 @@ final class KWinBackend: FocusBackend {
     private var scriptPath = ""
     static let objectPath = "/org/gestured/Focus"
     static let interface = "org.gestured.Focus"
-    private var plugin: String { "gestured-focus-\(getpid())" }
+    private var plugin: String { "gestured-focus-\(CurrentProcess.id)" }
 
     init(busAddress: String?) { self.busAddress = busAddress }
 
@@ -52,8 +49,8 @@ final class KWinBackend: FocusBackend {
         d.keep(slot)
         dbus = d
         // In the user's private runtime directory: KWin runs whatever this file says.
-        let dir = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) } ?? "/tmp"
-        scriptPath = "\(dir)/gestured-kwin-focus-\(getpid()).js"
+        let dir = CurrentProcess.environmentValue("XDG_RUNTIME_DIR") ?? "/tmp"
+        scriptPath = "\(dir)/gestured-kwin-focus-\(CurrentProcess.id).js"
         try writeScript(KWinBackend.script(service: d.uniqueName))
         // A script of ours left from before (same pid after a reconnect) is replaced.
         if let old = try? d.call("org.kde.KWin", "/Scripting", "org.kde.kwin.Scripting", "unloadScript", [plugin]) {
@@ -76,14 +73,13 @@ final class KWinBackend: FocusBackend {
     }
 
     private func writeScript(_ text: String) throws(FocusError) {
-        unlink(scriptPath)
-        let fd = open(scriptPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw FocusError("cannot write \(scriptPath): \(SystemError.last)") }
-        defer { close(fd) }
-        let bytes = Array(text.utf8)
-        guard bytes.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
-            throw FocusError("cannot write \(scriptPath)")
+        try? FileSystem.remove(scriptPath)
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.open(scriptPath, .createNew(permissions: 0o600)) } catch {
+            throw FocusError("cannot write \(scriptPath): \(error)")
         }
+        defer { fd.close() }
+        do { try fd.writeAll(Array(text.utf8)) } catch { throw FocusError("cannot write \(scriptPath): \(error)") }
     }
 
     private static func handle(_ m: OpaquePointer?, _ b: KWinBackend) -> Int32 {
@@ -120,6 +116,6 @@ final class KWinBackend: FocusBackend {
             sd_bus_message_unref(r)
         }
         dbus = nil
-        if !scriptPath.isEmpty { unlink(scriptPath) }
+        if !scriptPath.isEmpty { try? FileSystem.remove(scriptPath) }
     }
 }

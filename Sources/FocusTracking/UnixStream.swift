@@ -1,51 +1,34 @@
-#if canImport(Glibc)
-import Glibc
 import LinuxSystem
-#endif
 
 /// A connected Unix stream socket, non-blocking for reads.
 final class UnixStream {
-    let fd: Int32
+    let descriptor: FileDescriptor
+    var fd: Int32 { descriptor.rawValue }
 
-    private init(fd: Int32) { self.fd = fd }
-    deinit { close(fd) }
+    private init(_ descriptor: FileDescriptor) { self.descriptor = descriptor }
+    deinit { descriptor.close() }
 
     static func connect(_ path: String) throws(FocusError) -> UnixStream {
-        let bytes = Array(path.utf8)
-        var addr = sockaddr_un()
-        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { throw FocusError("socket path too long: \(path)") }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw FocusError("socket(): \(SystemError.last)") }
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-            raw[bytes.count] = 0
+        do { return UnixStream(try FileDescriptor.connectUnix(path)) } catch {
+            if error == .nameTooLong { throw FocusError("socket path too long: \(path)") }
+            throw FocusError("cannot connect to \(path): \(error)")
         }
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard rc == 0 else {
-            let e = SystemError.last
-            close(fd)
-            throw FocusError("cannot connect to \(path): \(e)")
-        }
-        return UnixStream(fd: fd)
     }
 
     /// Writes everything (waiting up to 2 s for room).
     func write(_ bytes: [UInt8]) throws(FocusError) {
         var off = 0
         while off < bytes.count {
-            let n = bytes[off...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-            if n > 0 { off += n; continue }
-            let error = SystemError.last
-            if n < 0 && error == .interrupted { continue }
-            if n < 0 && error == .wouldBlock {
-                var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                if poll(&p, 1, 2000) > 0 { continue }
-                throw FocusError("the socket took no data for 2 s")
+            let sent = bytes[off...].withUnsafeBytes { raw in
+                Result { () throws(SystemError) in try descriptor.send(raw, dontWait: true) }
             }
-            throw FocusError("write: \(error)")
+            switch sent {
+            case .success(let n): off += n
+            case .failure(.wouldBlock):
+                let room = try? Poll.wait(for: descriptor, .writable, timeoutMilliseconds: 2000)
+                guard let room, !room.isEmpty else { throw FocusError("the socket took no data for 2 s") }
+            case .failure(let error): throw FocusError("write: \(error)")
+            }
         }
     }
 
@@ -53,13 +36,17 @@ final class UnixStream {
     func readAvailable(into buffer: inout [UInt8]) throws(FocusError) {
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if n > 0 { buffer.append(contentsOf: chunk[0..<n]); if n < chunk.count { return }; continue }
-            if n == 0 { throw FocusError("the socket was closed") }
-            let error = SystemError.last
-            if error == .interrupted { continue }
-            if error == .wouldBlock { return }
-            throw FocusError("read: \(error)")
+            let received = chunk.withUnsafeMutableBytes { raw in
+                Result { () throws(SystemError) in try descriptor.receive(into: raw, dontWait: true) }
+            }
+            switch received {
+            case .success(0): throw FocusError("the socket was closed")
+            case .success(let n):
+                buffer.append(contentsOf: chunk[0..<n])
+                if n < chunk.count { return }
+            case .failure(.wouldBlock): return
+            case .failure(let error): throw FocusError("read: \(error)")
+            }
         }
     }
 
@@ -67,8 +54,8 @@ final class UnixStream {
     func readToEnd(limit: Int, seconds: Int32 = 2) throws(FocusError) -> [UInt8] {
         var out: [UInt8] = []
         while true {
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&p, 1, seconds * 1000) > 0 else { throw FocusError("no reply within \(seconds) s") }
+            let ready = try? Poll.wait(for: descriptor, .readable, timeoutMilliseconds: seconds * 1000)
+            guard let ready, !ready.isEmpty else { throw FocusError("no reply within \(seconds) s") }
             do { try readAvailable(into: &out) } catch { return out }
             if out.count > limit { throw FocusError("a reply larger than \(limit) bytes") }
         }

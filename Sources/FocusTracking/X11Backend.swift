@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CXCB
+import LinuxSystem
 
 /// X11 through libxcb: the root window's `_NET_ACTIVE_WINDOW` (set by every EWMH window manager)
 /// and that window's `WM_CLASS` (instance and class) and `_NET_WM_NAME`/`WM_NAME`, following
@@ -56,7 +54,7 @@ final class X11Backend: FocusBackend {
         while true {
             var dirty = false
             while let event = xcb_poll_for_event(c) {
-                defer { free(event) }
+                defer { CMemory.free(event) }
                 guard event.pointee.response_type & 0x7f == UInt8(XCB_PROPERTY_NOTIFY) else { continue }
                 let e = UnsafeRawPointer(event).assumingMemoryBound(to: xcb_property_notify_event_t.self).pointee
                 if e.window == root && e.atom == atoms["_NET_ACTIVE_WINDOW"] { dirty = true }
@@ -111,7 +109,7 @@ final class X11Backend: FocusBackend {
         guard let c = connection else { return nil }
         let cookie = xcb_intern_atom(c, 0, UInt16(name.utf8.count), name)
         guard let reply = xcb_intern_atom_reply(c, cookie, nil) else { return nil }
-        defer { free(reply) }
+        defer { CMemory.free(reply) }
         return reply.pointee.atom
     }
 
@@ -120,8 +118,8 @@ final class X11Backend: FocusBackend {
         guard let c = connection else { return nil }
         let cookie = xcb_get_property(c, 0, window, atom, type, 0, longs)
         var err: UnsafeMutablePointer<xcb_generic_error_t>?
-        guard let reply = xcb_get_property_reply(c, cookie, &err) else { free(err); return nil }
-        defer { free(reply) }
+        guard let reply = xcb_get_property_reply(c, cookie, &err) else { CMemory.free(err); return nil }
+        defer { CMemory.free(reply) }
         guard reply.pointee.type != 0 else { return nil }
         let n = Int(xcb_get_property_value_length(reply))
         guard n > 0, let p = xcb_get_property_value(reply) else { return [] }

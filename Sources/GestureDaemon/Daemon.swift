@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureConfig
 import GestureCore
 import GestureRecording
@@ -54,7 +51,7 @@ public final class Daemon {
     public private(set) var actions: ActionService?
     func setActions(_ a: ActionService) { actions = a }
     private var monitor: DeviceMonitor?
-    var sessions: [Int32: DeviceSession] = [:]
+    var sessions: [FileDescriptor: DeviceSession] = [:]
     private var nextDeviceId = 1
     private var signals: SignalFD?
     private var watchdogDue: Instant?
@@ -106,7 +103,7 @@ public final class Daemon {
             s = SocketServer(listenFD: fd, ownedPath: nil, policy: policy, loop: loop, log: log, origin: origin)
             log.info("socket: using the socket systemd passed (LISTEN_FDS)")
         } else {
-            let fd: Int32
+            let fd: FileDescriptor
             do { fd = try SocketServer.listen(path: path, mode: config.socket.mode, group: config.socket.group) } catch {
                 throw DaemonError("socket: \(error.description)")
             }
@@ -150,11 +147,11 @@ public final class Daemon {
     }
 
     private func setUpSignals() {
-        signal(SIGPIPE, SIG_IGN)
-        do { signals = try SignalFD(catching: [SIGHUP, SIGTERM, SIGINT]) } catch {
+        CurrentProcess.ignore(.brokenPipe)
+        do { signals = try SignalFD(catching: [.hangUp, .terminate, .interrupt]) } catch {
             log.error("signalfd: \(error)"); return
         }
-        loop.add(signals!.descriptor.rawValue) { [unowned self] _ in self.signalArrived() }
+        loop.add(signals!.descriptor) { [unowned self] _ in self.signalArrived() }
     }
 
     private func startMonitor() {
@@ -162,7 +159,7 @@ public final class Daemon {
             let m = try DeviceMonitor()
             monitor = m
             log.info("devices: discovery through \(m.mode == .udev ? "udev (enumerate + monitor)" : "inotify on \(m.inputDirectory) (udevd is not running)")")
-            loop.add(m.fd) { [unowned self] _ in self.apply(m.drain()) }
+            loop.add(FileDescriptor(rawValue: m.fd)) { [unowned self] _ in self.apply(m.drain()) }
             apply(m.enumerate())
         } catch {
             log.error("devices: cannot watch for devices: \(error.description); only --replay sources will work")
@@ -329,8 +326,8 @@ public final class Daemon {
     private func signalArrived() {
         while let signo = signals?.next() {
             switch signo {
-            case SIGHUP: reload()
-            case SIGTERM, SIGINT:
+            case .hangUp: reload()
+            case .terminate, .interrupt:
                 log.info("stopping (signal \(signo))")
                 notifier.stopping()
                 loop.stop()
@@ -366,13 +363,13 @@ public final class Daemon {
     private func shutdown() {
         actions?.stop()
         for s in sessions.values.sorted(by: { $0.id > $1.id }) { end(s, reason: "closed (daemon stopping)") }
-        if let m = monitor { loop.remove(m.fd); monitor = nil }
+        if let m = monitor { loop.remove(FileDescriptor(rawValue: m.fd)); monitor = nil }
         hooks?.shutdown()
         hooks = nil
         server?.shutdown()
         server = nil
         loop.remove(timer.fd)
-        if let signals { loop.remove(signals.descriptor.rawValue); signals.descriptor.close(); self.signals = nil }
+        if let signals { loop.remove(signals.descriptor); signals.descriptor.close(); self.signals = nil }
         log.info("stopped")
     }
 }

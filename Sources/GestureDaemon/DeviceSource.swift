@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureCore
 import GestureRecording
 import LinuxInput
@@ -34,7 +31,7 @@ public struct SourceRead: Sendable {
 /// `InputEvent` with CLOCK_MONOTONIC timestamps.
 public protocol DeviceSource: AnyObject {
     /// Readable when events are waiting. Owned by the source.
-    var fd: Int32 { get }
+    var fd: FileDescriptor { get }
     /// /dev/input/eventN, or `replay:FILE` for a recording.
     var node: String { get }
     var description: DeviceDescription { get }
@@ -51,13 +48,13 @@ public final class EvdevSource: DeviceSource {
     public let node: String
     public let description: DeviceDescription
     public let initialState: SlotDecoder.InitialState
-    public let fd: Int32
+    public let fd: FileDescriptor
     private var holder: EvdevDevice?
 
     public init(path: String) throws(InputError) {
         let d = try EvdevDevice(path: path)
         holder = d
-        node = path; description = d.description; fd = d.fd
+        node = path; description = d.description; fd = FileDescriptor(rawValue: d.fd)
         // The whole state libevdev had at open: slots with their real tracking ids, the current
         // slot, keys held (BTN_TOUCH, BTN_TOOL_*), single-touch axes.
         initialState = d.initialState
@@ -86,8 +83,8 @@ public final class EvdevSource: DeviceSource {
 /// push events through it from any thread. Writes block when the pipe is full (backpressure on
 /// the writer, never on the daemon).
 public final class PipeEventWriter: Sendable {
-    public let fd: Int32
-    init(fd: Int32) { self.fd = fd }
+    public let fd: FileDescriptor
+    init(fd: FileDescriptor) { self.fd = fd }
 
     /// Sends events (their timestamps are used as they are: CLOCK_MONOTONIC microseconds).
     @discardableResult
@@ -95,11 +92,11 @@ public final class PipeEventWriter: Sendable {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(events.count * PipeDeviceSource.recordSize)
         for e in events { PipeDeviceSource.append(e, to: &bytes) }
-        return (try? FileDescriptor(rawValue: fd).writeAll(bytes)) != nil
+        return (try? fd.writeAll(bytes)) != nil
     }
 
     /// Ends the stream: the source reports `.ended`.
-    public func finish() { FileDescriptor(rawValue: fd).close() }
+    public func finish() { fd.close() }
 }
 
 /// A device source backed by a pipe: 16-byte records (µs Int64, type UInt16, code UInt16,
@@ -109,7 +106,7 @@ public final class PipeDeviceSource: DeviceSource {
     public let node: String
     public let description: DeviceDescription
     public let initialState = SlotDecoder.InitialState.empty
-    public let fd: Int32
+    public let fd: FileDescriptor
     public let writer: PipeEventWriter
     private var pending: [UInt8] = []
     /// One read buffer for the source's life (zero-filling 64 KB per read cost more than the rest
@@ -121,8 +118,8 @@ public final class PipeDeviceSource: DeviceSource {
         let pipe: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
         do { pipe = try FileDescriptor.pipe() } catch { preconditionFailure("pipe2 failed: \(error)") }
         pipe.readEnd.setNonBlocking()
-        fd = pipe.readEnd.rawValue
-        writer = PipeEventWriter(fd: pipe.writeEnd.rawValue)
+        fd = pipe.readEnd
+        writer = PipeEventWriter(fd: pipe.writeEnd)
         self.description = description
         self.node = node
     }
@@ -139,7 +136,7 @@ public final class PipeDeviceSource: DeviceSource {
         var total = 0
         while true {
             let received = buffer.withUnsafeMutableBytes { raw in
-                Result { () throws(SystemError) in try FileDescriptor(rawValue: fd).read(into: raw) }
+                Result { () throws(SystemError) in try fd.read(into: raw) }
             }
             switch received {
             case .success(0): status = .ended
@@ -172,7 +169,7 @@ public final class PipeDeviceSource: DeviceSource {
     public func close() {
         guard !closed else { return }
         closed = true
-        FileDescriptor(rawValue: fd).close()
+        fd.close()
     }
 }
 
@@ -182,7 +179,8 @@ public enum ReplayFeeder {
     /// Starts feeding after `delay`. Events are written one SYN_REPORT frame at a time.
     public static func start(_ recording: Recording, into writer: PipeEventWriter,
                              delay: Duration = .zero, loop: Bool = false) {
-        detachThread {
+        // A thread that cannot start leaves the replayed device quiet, as before.
+        try? SystemThread.detached {
             var start = MonotonicClock.now() + delay
             repeat {
                 feed(recording, writer, start: start)
@@ -198,7 +196,7 @@ public enum ReplayFeeder {
         for e in recording.events {
             var moved = e
             moved.time = start + (e.time - origin)
-            if batch.isEmpty { sleep(until: moved.time) }
+            if batch.isEmpty { MonotonicClock.sleep(until: moved.time) }
             batch.append(moved)
             if e.type == EventType.syn && e.code == SynCode.report {
                 guard writer.send(batch) else { return }
@@ -206,25 +204,5 @@ public enum ReplayFeeder {
             }
         }
         if !batch.isEmpty { _ = writer.send(batch) }
-    }
-
-    static func sleep(until t: Instant) {
-        var ts = timespec(tv_sec: Int(t.microseconds / 1_000_000), tv_nsec: Int(t.microseconds % 1_000_000) * 1000)
-        while SystemError(code: clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil)) == .interrupted {}
-    }
-}
-
-/// Runs `body` on a detached pthread (no Foundation `Thread`: the daemon links no Foundation).
-func detachThread(_ body: @escaping @Sendable () -> Void) {
-    final class Box: @unchecked Sendable { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
-    let box = Unmanaged.passRetained(Box(body)).toOpaque()
-    var thread = pthread_t()
-    let rc = pthread_create(&thread, nil, { raw in
-        let box = Unmanaged<AnyObject>.fromOpaque(raw!).takeRetainedValue() as! Box
-        box.body()
-        return nil
-    }, box)
-    if rc == 0 { pthread_detach(thread) } else {
-        Unmanaged<AnyObject>.fromOpaque(box).release()
     }
 }

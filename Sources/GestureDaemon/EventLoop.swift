@@ -11,7 +11,7 @@ public final class EventLoop {
     public static let hangup = Epoll.hangup
 
     private let epoll: Epoll
-    private var handlers: [Int32: Handler] = [:]
+    private var handlers: [FileDescriptor: Handler] = [:]
     private var running = false
     /// Wakeups handled so far (tests and the idle benchmark read it).
     public private(set) var wakeups = 0
@@ -26,20 +26,20 @@ public final class EventLoop {
 
     deinit { epoll.descriptor.close() }
 
-    /// Watches `fd` (level-triggered). Returns false (errno set) when epoll refuses it.
+    /// Watches `fd` (level-triggered). Returns false when epoll refuses it.
     @discardableResult
-    public func add(_ fd: Int32, events: UInt32 = EventLoop.readable, _ handler: @escaping Handler) -> Bool {
+    public func add(_ fd: FileDescriptor, events: UInt32 = EventLoop.readable, _ handler: @escaping Handler) -> Bool {
         guard (try? epoll.add(fd, events: events)) != nil else { return false }
         handlers[fd] = handler
         return true
     }
 
-    public func modify(_ fd: Int32, events: UInt32) {
+    public func modify(_ fd: FileDescriptor, events: UInt32) {
         try? epoll.modify(fd, events: events)
     }
 
     /// Stops watching `fd` (call before closing it).
-    public func remove(_ fd: Int32) {
+    public func remove(_ fd: FileDescriptor) {
         guard handlers.removeValue(forKey: fd) != nil else { return }
         try? epoll.remove(fd)
     }
@@ -79,7 +79,7 @@ public final class EventLoop {
 /// A timerfd on CLOCK_MONOTONIC armed at an absolute instant (or disarmed).
 final class DeadlineTimer {
     private let timer: TimerFD
-    var fd: Int32 { timer.descriptor.rawValue }
+    var fd: FileDescriptor { timer.descriptor }
     private(set) var armedAt: Instant?
 
     init() {

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import LinuxSystem
 import GestureCore
 import Synchronization
@@ -21,11 +18,11 @@ public final class Logger: Sendable {
     }
 
     private let state: Mutex<(level: Level, journal: Bool)>
-    /// Where lines go (2 = stderr); tests may pass a pipe.
-    public let fd: Int32
+    /// Where lines go (standard error); tests may pass a pipe.
+    public let fd: FileDescriptor
 
-    public init(level: Level = .info, journal: Bool? = nil, fd: Int32 = 2) {
-        let j = journal ?? (getenv("JOURNAL_STREAM") != nil)
+    public init(level: Level = .info, journal: Bool? = nil, fd: FileDescriptor = .standardError) {
+        let j = journal ?? (CurrentProcess.environmentValue("JOURNAL_STREAM") != nil)
         state = Mutex((level, j))
         self.fd = fd
     }
@@ -47,7 +44,7 @@ public final class Logger: Sendable {
             text += TextEscaping.controlsEscaped(String(line))
             text += "\n"
         }
-        try? FileDescriptor(rawValue: fd).writeAll(Array(text.utf8))
+        try? fd.writeAll(Array(text.utf8))
     }
 
     public func error(_ m: String) { log(.error, m) }

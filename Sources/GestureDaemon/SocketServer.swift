@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureCore
 import GestureWire
 import LinuxSystem
@@ -21,7 +18,7 @@ public struct SocketPolicy: Sendable {
     /// a supplementary group must be listed.
     public func allows(uid: UInt32, gid: UInt32, groups: [UInt32]) -> Bool {
         if allowedUIDs.isEmpty && allowedGIDs.isEmpty { return true }
-        if uid == 0 || uid == getuid() { return true }
+        if uid == 0 || uid == CurrentProcess.userID { return true }
         if allowedUIDs.contains(uid) { return true }
         return allowedGIDs.contains(gid) || groups.contains(where: allowedGIDs.contains)
     }
@@ -31,7 +28,7 @@ public struct SocketPolicy: Sendable {
 /// `subscribe` lines in. Non-blocking everywhere; EPOLLOUT only while a client has output waiting.
 public final class SocketServer: GestureSubscriber {
     public final class Client {
-        public let fd: Int32
+        public let fd: FileDescriptor
         public let uid: UInt32, gid: UInt32, pid: Int32
         var queue: BoundedLineQueue
         var writing: [UInt8] = []
@@ -42,19 +39,19 @@ public final class SocketServer: GestureSubscriber {
         /// Lines were queued during this wakeup; `flushPending` writes them in one send.
         var flushDue = false
         var closeWhenFlushed = false
-        init(fd: Int32, uid: UInt32, gid: UInt32, pid: Int32, limit: Int) {
+        init(fd: FileDescriptor, uid: UInt32, gid: UInt32, pid: Int32, limit: Int) {
             self.fd = fd; self.uid = uid; self.gid = gid; self.pid = pid
             queue = BoundedLineQueue(limit: limit)
         }
     }
 
-    public let listenFD: Int32
+    public let listenFD: FileDescriptor
     /// The path we created (and remove at shutdown); nil for an inherited (socket-activated) fd.
     public let ownedPath: String?
     public var policy: SocketPolicy
     private let loop: EventLoop
     private let log: Logger
-    private var clients: [Int32: Client] = [:]
+    private var clients: [FileDescriptor: Client] = [:]
     /// Clients with lines queued by `receive` during the current wakeup.
     private var pendingFlush: [Client] = []
     /// The current devices and the daemon version, for hello.
@@ -68,20 +65,21 @@ public final class SocketServer: GestureSubscriber {
     public var clientCount: Int { clients.count }
 
     /// Listens on an fd handed over by systemd (LISTEN_FDS) or on `path`.
-    public init(listenFD: Int32, ownedPath: String?, policy: SocketPolicy, loop: EventLoop, log: Logger, origin: Instant) {
+    public init(listenFD: FileDescriptor, ownedPath: String?, policy: SocketPolicy, loop: EventLoop, log: Logger, origin: Instant) {
         self.listenFD = listenFD; self.ownedPath = ownedPath; self.policy = policy
         self.loop = loop; self.log = log; self.origin = origin
-        FileDescriptor(rawValue: listenFD).setNonBlocking()
+        listenFD.setNonBlocking()
         loop.add(listenFD) { [unowned self] _ in self.acceptAll() }
         loop.afterEachWakeup { [weak self] in self?.flushPending() }
     }
 
     /// The fd systemd passed (LISTEN_PID = us, LISTEN_FDS ≥ 1 → fd 3), if any.
-    public static func activatedFD(environment: [String: String]) -> Int32? {
-        guard let pid = environment["LISTEN_PID"].flatMap(Int32.init), pid == getpid(),
+    public static func activatedFD(environment: [String: String]) -> FileDescriptor? {
+        guard let pid = environment["LISTEN_PID"].flatMap(Int32.init), pid == CurrentProcess.id,
               let n = environment["LISTEN_FDS"].flatMap(Int.init), n >= 1 else { return nil }
-        FileDescriptor(rawValue: 3).setCloseOnExec()
-        return 3
+        let inherited = FileDescriptor(rawValue: 3)
+        inherited.setCloseOnExec()
+        return inherited
     }
 
     public enum ListenError: Error, CustomStringConvertible {
@@ -91,23 +89,22 @@ public final class SocketServer: GestureSubscriber {
 
     /// Creates, binds and listens on `path`. A stale socket file (nobody accepts) is replaced; a
     /// live one (another daemon) or a file that is not a socket is an error.
-    public static func listen(path: String, mode: UInt32, group: String?) throws(ListenError) -> Int32 {
+    public static func listen(path: String, mode: UInt32, group: String?) throws(ListenError) -> FileDescriptor {
         guard let address = UnixAddress(path: path) else { throw .failed("socket path too long: \(path)") }
-        var st = stat()
-        if lstat(path, &st) == 0 {
-            guard (st.st_mode & S_IFMT) == S_IFSOCK else {
+        if let existing = try? FileStatus(ofLink: path) {
+            guard existing.kind == .socket else {
                 throw .failed("\(path) exists and is not a socket; not replacing it")
             }
             if let probe = try? FileDescriptor.connectUnix(path) {
                 probe.close(); throw .failed("\(path): another gestured is listening there")
             }
-            unlink(path)
+            try? FileSystem.remove(path)
         }
         let fd: FileDescriptor
         do { fd = try UnixSocket.open(.stream, nonBlocking: true) } catch { throw .failed("socket: \(error)") }
-        let old = umask(0o177)
+        let old = CurrentProcess.setFileCreationMask(0o177)
         let bound = Result { () throws(SystemError) in try fd.bind(to: address) }
-        umask(old)
+        CurrentProcess.setFileCreationMask(old)
         if case .failure(let bindError) = bound {
             fd.close()
             let hint = switch bindError {
@@ -117,23 +114,22 @@ public final class SocketServer: GestureSubscriber {
             }
             throw .failed("bind \(path): \(bindError)\(hint)")
         }
-        var gid: gid_t = gid_t(bitPattern: -1)
+        func abandon() { fd.close(); try? FileSystem.remove(path) }
         if let group {
-            guard let gr = getgrnam(group) else { fd.close(); unlink(path); throw .failed("config error: socket group '\(group)' does not exist") }
-            gid = gr.pointee.gr_gid
+            guard let gid = Accounts.groupID(named: group) else {
+                abandon(); throw .failed("config error: socket group '\(group)' does not exist")
+            }
+            do { try FileSystem.changeGroup(path, to: gid) } catch {
+                abandon(); throw .failed("chown \(path) to group \(group): \(error)")
+            }
         }
-        if gid != gid_t(bitPattern: -1) && chown(path, uid_t(bitPattern: -1), gid) != 0 {
-            let e = SystemError.last; fd.close(); unlink(path)
-            throw .failed("chown \(path) to group \(group ?? ""): \(e)")
-        }
-        if chmod(path, mode_t(mode)) != 0 {
-            let e = SystemError.last; fd.close(); unlink(path)
-            throw .failed("chmod \(path): \(e)")
+        do { try FileSystem.changePermissions(path, to: mode) } catch {
+            abandon(); throw .failed("chmod \(path): \(error)")
         }
         do { try fd.listen(backlog: 64) } catch {
-            fd.close(); unlink(path); throw .failed("listen \(path): \(error)")
+            abandon(); throw .failed("listen \(path): \(error)")
         }
-        return fd.rawValue
+        return fd
     }
 
     // MARK: - Accept
@@ -141,13 +137,12 @@ public final class SocketServer: GestureSubscriber {
     private func acceptAll() {
         while true {
             let socket: FileDescriptor
-            do { socket = try FileDescriptor(rawValue: listenFD).acceptNonBlocking() } catch {
+            do { socket = try listenFD.acceptNonBlocking() } catch {
                 if error != .wouldBlock { log.warning("accept: \(error)") }
                 return
             }
-            let fd = socket.rawValue
             let cred = socket.peer()
-            let groups = Self.supplementaryGroups(fd: fd, pid: cred.pid)
+            let groups = Self.supplementaryGroups(socket, pid: cred.pid)
             guard policy.allows(uid: cred.uid, gid: cred.gid, groups: groups) else {
                 log.notice("socket: refused client pid \(cred.pid) uid \(cred.uid) gid \(cred.gid): not in socket.allowed_uids/allowed_gids")
                 let line = Array((WireEncoder.error("not allowed: uid \(cred.uid) is not in the daemon's allowed uids/gids") + "\n").utf8)
@@ -158,10 +153,10 @@ public final class SocketServer: GestureSubscriber {
             // A small kernel buffer keeps what a slow client can lag behind bounded by the queue
             // limit (in lines), not by the kernel's default of ~200 KB.
             socket.setSendBufferSize(64 * 1024)
-            let c = Client(fd: fd, uid: cred.uid, gid: cred.gid, pid: cred.pid, limit: policy.queueLimit)
-            clients[fd] = c
+            let c = Client(fd: socket, uid: cred.uid, gid: cred.gid, pid: cred.pid, limit: policy.queueLimit)
+            clients[socket] = c
             log.info("socket: client connected: pid \(cred.pid) uid \(cred.uid) gid \(cred.gid)")
-            loop.add(fd) { [unowned self] ev in self.handle(c, ev) }
+            loop.add(socket) { [unowned self] ev in self.handle(c, ev) }
             enqueue(c, helloLine())
             onConnect?()
         }
@@ -169,19 +164,14 @@ public final class SocketServer: GestureSubscriber {
 
     /// The peer's supplementary groups: SO_PEERGROUPS (Linux 4.13+; needs no /proc, so it works
     /// under the service's ProtectProc=invisible), else the Groups: line of /proc/PID/status.
-    static func supplementaryGroups(fd: Int32, pid: Int32) -> [UInt32] {
-        FileDescriptor(rawValue: fd).peerGroups() ?? supplementaryGroups(pid: pid)
+    static func supplementaryGroups(_ socket: FileDescriptor, pid: Int32) -> [UInt32] {
+        socket.peerGroups() ?? supplementaryGroups(pid: pid)
     }
 
     static func supplementaryGroups(pid: Int32) -> [UInt32] {
-        guard pid > 0, let f = fopen("/proc/\(pid)/status", "r") else { return [] }
-        defer { fclose(f) }
-        var line = [CChar](repeating: 0, count: 4096)
-        while fgets(&line, Int32(line.count), f) != nil {
-            let s = String(cString: line)
-            if s.hasPrefix("Groups:") {
-                return s.dropFirst(7).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).compactMap { UInt32($0) }
-            }
+        guard pid > 0, let status = try? FileContents.bytes(of: "/proc/\(pid)/status", maximumBytes: 1 << 20) else { return [] }
+        for line in String(decoding: status, as: UTF8.self).split(separator: "\n") where line.hasPrefix("Groups:") {
+            return line.dropFirst(7).split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { UInt32($0) }
         }
         return []
     }
@@ -198,7 +188,7 @@ public final class SocketServer: GestureSubscriber {
         var buf = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             let received = buf.withUnsafeMutableBytes { raw in
-                Result { () throws(SystemError) in try FileDescriptor(rawValue: c.fd).receive(into: raw) }
+                Result { () throws(SystemError) in try c.fd.receive(into: raw) }
             }
             let n: Int
             switch received {
@@ -289,7 +279,7 @@ public final class SocketServer: GestureSubscriber {
             }
             let sent = c.writing.withUnsafeBytes { raw in
                 Result { () throws(SystemError) in
-                    try FileDescriptor(rawValue: c.fd).send(UnsafeRawBufferPointer(rebasing: raw[c.writeOffset...]), dontWait: true)
+                    try c.fd.send(UnsafeRawBufferPointer(rebasing: raw[c.writeOffset...]), dontWait: true)
                 }
             }
             switch sent {
@@ -307,7 +297,7 @@ public final class SocketServer: GestureSubscriber {
     private func drop(_ c: Client, reason: String) {
         guard clients.removeValue(forKey: c.fd) != nil else { return }
         loop.remove(c.fd)
-        FileDescriptor(rawValue: c.fd).close()
+        c.fd.close()
         let missed = c.queue.droppedTotal
         log.info("socket: client pid \(c.pid) disconnected (\(reason))\(missed > 0 ? "; \(missed) lines were dropped for it" : "")")
     }
@@ -368,8 +358,8 @@ public final class SocketServer: GestureSubscriber {
     public func shutdown() {
         for c in Array(clients.values) { flush(c); drop(c, reason: "daemon stopping") }
         loop.remove(listenFD)
-        FileDescriptor(rawValue: listenFD).close()
-        if let ownedPath { unlink(ownedPath) }
+        listenFD.close()
+        if let ownedPath { try? FileSystem.remove(ownedPath) }
     }
 }
 

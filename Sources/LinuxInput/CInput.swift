@@ -1,9 +1,7 @@
-// Every C call of LinuxInput goes through this file: libevdev, libevdev-uinput, libudev, and the
-// few system calls (open, close, read, inotify, access). Callers elsewhere in the module see Swift
-// types, optional results and SystemError values, never a C pointer they must free.
-#if canImport(Glibc)
-import Glibc
-#endif
+// Every C call of LinuxInput goes through this file: libevdev, libevdev-uinput and libudev (open,
+// read, write, close and inotify go through LinuxSystem). Callers elsewhere
+// in the module see Swift types, optional results and SystemError values, never a C pointer they
+// must free.
 import CLibevdev
 import CLibudev
 import GestureCore
@@ -14,44 +12,10 @@ enum CInput {
 
     /// open(2) for reading, non-blocking, close-on-exec.
     static func openReadOnly(_ path: String) -> Result<Int32, SystemError> {
-        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        return fd >= 0 ? .success(fd) : .failure(.last)
+        Result { () throws(SystemError) in try FileDescriptor.open(path, .readOnlyNonBlocking).rawValue }
     }
-    static func close(_ fd: Int32) { _ = Glibc.close(fd) }
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
-
-    static func inotifyInit() -> Result<Int32, SystemError> {
-        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        return fd >= 0 ? .success(fd) : .failure(.last)
-    }
-    static func inotifyAddWatch(_ fd: Int32, _ path: String, _ mask: UInt32) -> Result<Int32, SystemError> {
-        let wd = inotify_add_watch(fd, path, mask)
-        return wd >= 0 ? .success(wd) : .failure(.last)
-    }
-    static let inCreate = UInt32(IN_CREATE), inDelete = UInt32(IN_DELETE), inAttrib = UInt32(IN_ATTRIB)
-    static let inMovedTo = UInt32(IN_MOVED_TO), inMovedFrom = UInt32(IN_MOVED_FROM)
-    static let inQueueOverflow = UInt32(IN_Q_OVERFLOW)
-
-    /// Reads whatever inotify has queued: (mask, name) pairs; empty at EAGAIN.
-    static func inotifyRead(_ fd: Int32) -> [(mask: UInt32, name: String)] {
-        var out: [(UInt32, String)] = []
-        var buffer = [UInt8](repeating: 0, count: 8192)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 { break }
-            var offset = 0
-            while offset + 16 <= n {
-                func u32(_ at: Int) -> UInt32 {
-                    UInt32(buffer[at]) | UInt32(buffer[at + 1]) << 8 | UInt32(buffer[at + 2]) << 16 | UInt32(buffer[at + 3]) << 24
-                }
-                let mask = u32(offset + 4), len = Int(u32(offset + 12))
-                let nameBytes = buffer[(offset + 16)..<min(n, offset + 16 + len)].prefix { $0 != 0 }
-                out.append((mask, String(decoding: nameBytes, as: UTF8.self)))
-                offset += 16 + len
-            }
-        }
-        return out
-    }
+    static func close(_ fd: Int32) { FileDescriptor(rawValue: fd).close() }
+    static func exists(_ path: String) -> Bool { FileSystem.exists(path) }
 
     // MARK: libevdev
 
@@ -63,7 +27,7 @@ enum CInput {
         return .success(dev)
     }
     static func evdevFree(_ dev: OpaquePointer) { libevdev_free(dev) }
-    static func evdevSetMonotonic(_ dev: OpaquePointer) -> Int32 { libevdev_set_clock_id(dev, CLOCK_MONOTONIC) }
+    static func evdevSetMonotonic(_ dev: OpaquePointer) -> Int32 { libevdev_set_clock_id(dev, MonotonicClock.clockID) }
 
     /// Builds the DeviceDescription of an open libevdev handle (or one made by `evdevNew()`).
     static func evdevDescription(_ dev: OpaquePointer) -> DeviceDescription {
@@ -213,15 +177,13 @@ enum CInput {
         }
         var fd = LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue
         if let phys {
-            fd = Glibc.open("/dev/uinput", O_RDWR | O_CLOEXEC)
-            guard fd >= 0 else {
-                let e = SystemError.last
+            do { fd = try FileDescriptor.open("/dev/uinput", .readWrite).rawValue } catch {
                 libevdev_free(dev)
-                return .failure(InputError(operation: "open", path: "/dev/uinput", error: e))
+                return .failure(InputError(operation: "open", path: "/dev/uinput", error: error))
             }
             if gestured_uinput_set_phys(fd, phys) < 0 {
                 let e = SystemError.last
-                Glibc.close(fd); libevdev_free(dev)
+                FileDescriptor(rawValue: fd).close(); libevdev_free(dev)
                 return .failure(InputError(operation: "ioctl(UI_SET_PHYS)", path: "/dev/uinput", error: e))
             }
         }
@@ -229,7 +191,7 @@ enum CInput {
         let rc = libevdev_uinput_create_from_device(dev, fd, &uidev)
         guard rc == 0, let uidev else {
             libevdev_free(dev)
-            if phys != nil { Glibc.close(fd) }
+            if phys != nil { FileDescriptor(rawValue: fd).close() }
             return .failure(InputError(operation: "libevdev_uinput_create_from_device", path: "/dev/uinput", error: SystemError(negated: rc)))
         }
         return .success((uidev, dev, phys != nil ? fd : -1))
@@ -241,25 +203,25 @@ enum CInput {
     }
     /// Writes whole frames in one write(2) on the uinput fd (the kernel stamps them). 0 or -errno.
     static func uinputWriteAll(_ u: OpaquePointer, _ events: [InputEvent]) -> Int32 {
-        let fd = libevdev_uinput_get_fd(u)
+        let fd = FileDescriptor(rawValue: libevdev_uinput_get_fd(u))
         var raw = [input_event](repeating: input_event(), count: events.count)
         for (i, e) in events.enumerated() { raw[i].type = e.type; raw[i].code = e.code; raw[i].value = e.value }
         let size = MemoryLayout<input_event>.stride * raw.count
         var done = 0
         while done < size {
-            let n = raw.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, size - done) }
-            if n < 0 {
-                let error = SystemError.last
-                if error == .interrupted { continue }
-                return -error.code
+            let written = raw.withUnsafeBytes { bytes in
+                Result { () throws(SystemError) in try fd.write(UnsafeRawBufferPointer(rebasing: bytes[done..<size])) }
             }
-            done += n
+            switch written {
+            case .success(let n): done += n
+            case .failure(let error): return -error.code
+            }
         }
         return 0
     }
     static func uinputDestroy(_ u: OpaquePointer, template: OpaquePointer, fd: Int32 = -1) {
         libevdev_uinput_destroy(u); libevdev_free(template)
-        if fd >= 0 { Glibc.close(fd) }
+        if fd >= 0 { FileDescriptor(rawValue: fd).close() }
     }
 
     // MARK: libudev
@@ -347,17 +309,6 @@ enum CInput {
         return .success(out)
     }
 
-    /// Names in a directory (readdir), without "." and "..".
-    static func listDirectory(_ path: String) -> [String] {
-        guard let dir = opendir(path) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
+    /// Names in a directory, without "." and ".." (none when it cannot be read).
+    static func listDirectory(_ path: String) -> [String] { (try? FileSystem.names(in: path)) ?? [] }
 }

@@ -53,6 +53,7 @@ public final class DeviceMonitor {
 
     private var udev: OpaquePointer?
     private var monitor: OpaquePointer?
+    private var inotify: Inotify?
     /// Nodes reported as `.added` and not yet removed.
     private(set) public var known: [String: DiscoveredDevice] = [:]
     /// inotify mode: nodes that could not be opened yet (retried on IN_ATTRIB).
@@ -77,24 +78,21 @@ public final class DeviceMonitor {
                 throw e
             }
         case .inotify:
-            let ifd: Int32
-            switch CInput.inotifyInit() {
-            case .success(let opened): ifd = opened
-            case .failure(let e): throw InputError(operation: "inotify_init1", error: e)
+            let watcher: Inotify
+            do { watcher = try Inotify() } catch { throw InputError(operation: "inotify_init1", error: error) }
+            do { try watcher.watch(inputDirectory, for: [.created, .deleted, .attributesChanged, .movedIn, .movedOut]) } catch {
+                watcher.descriptor.close()
+                throw InputError(operation: "inotify_add_watch", path: inputDirectory, error: error)
             }
-            let mask = CInput.inCreate | CInput.inDelete | CInput.inAttrib | CInput.inMovedTo | CInput.inMovedFrom
-            if case .failure(let e) = CInput.inotifyAddWatch(ifd, inputDirectory, mask) {
-                CInput.close(ifd)
-                throw InputError(operation: "inotify_add_watch", path: inputDirectory, error: e)
-            }
-            fd = ifd
+            inotify = watcher
+            fd = watcher.descriptor.rawValue
         }
     }
 
     deinit {
         if let monitor { CInput.udevMonitorUnref(monitor) }
         if let udev { CInput.udevUnref(udev) }
-        if mode == .inotify { CInput.close(fd) }
+        inotify?.descriptor.close()
     }
 
     /// The devices present now (call once, after init: the monitor is already listening).
@@ -126,19 +124,20 @@ public final class DeviceMonitor {
                 if let c = consider(info, action: info.action ?? "add") { changes.append(c) }
             }
         case .inotify:
-            for (mask, name) in CInput.inotifyRead(fd) {
-                if mask & CInput.inQueueOverflow != 0 {
+            for event in inotify?.read() ?? [] {
+                let name = event.name
+                if event.events.contains(.queueOverflow) {
                     changes += rescan()
                     continue
                 }
                 guard name.hasPrefix("event") else { continue }
                 let node = inputDirectory + "/" + name
-                if mask & (CInput.inDelete | CInput.inMovedFrom) != 0 {
+                if !event.events.isDisjoint(with: [.deleted, .movedOut]) {
                     unavailable.remove(node)
                     if known.removeValue(forKey: node) != nil { changes.append(.removed(node: node)) }
-                } else if mask & (CInput.inCreate | CInput.inMovedTo) != 0 {
+                } else if !event.events.isDisjoint(with: [.created, .movedIn]) {
                     if let c = probe(node) { changes.append(c) }
-                } else if mask & CInput.inAttrib != 0, unavailable.contains(node) {
+                } else if event.events.contains(.attributesChanged), unavailable.contains(node) {
                     if let c = probe(node) { changes.append(c) }
                 }
             }

@@ -39,6 +39,60 @@ public enum ChildSpawn {
         return pid
     }
 
+    /// Where a spawned program's standard input, output or error goes.
+    public enum Redirection: Sendable {
+        /// Ours, as it is (no file action at all).
+        case inherited
+        /// /dev/null (read-only for input, write-only for output).
+        case null
+        /// This fd of ours, duplicated onto it.
+        case descriptor(FileDescriptor)
+        /// A file opened for writing: created (0644 less the umask) or emptied.
+        case file(String)
+    }
+
+    /// posix_spawn of `argv` (argv[0] a full path; no shell, no PATH search) with `environment`
+    /// (NAME=value strings; nil: this process's): standard streams as given, `closing` closed in
+    /// the child (the read end of the caller's pipe).
+    public static func program(_ argv: [String], stdin: Redirection = .null, stdout: Redirection,
+                               stderr: Redirection = .null, environment: [String]? = nil,
+                               closing: FileDescriptor? = nil) throws(SystemError) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (target, redirection) in [(Int32(0), stdin), (1, stdout), (2, stderr)] {
+            switch redirection {
+            case .inherited: break
+            case .null: posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
+            case .descriptor(let fd): posix_spawn_file_actions_adddup2(&actions, fd.rawValue, target)
+            case .file(let path): posix_spawn_file_actions_addopen(&actions, target, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            }
+        }
+        if let closing { posix_spawn_file_actions_addclose(&actions, closing.rawValue) }
+        let cargs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        let cenv: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
+        defer { for a in cargs { free(a) }; for e in cenv ?? [] { free(e) } }
+        var pid: pid_t = 0
+        let rc = cenv.map { posix_spawn(&pid, argv[0], &actions, nil, cargs, $0) }
+            ?? posix_spawn(&pid, argv[0], &actions, nil, cargs, environ)
+        guard rc == 0 else { throw SystemError(code: rc) }
+        return pid
+    }
+
+    /// Sends `signal` to process `pid` alone.
+    public static func signal(_ pid: pid_t, _ signal: Signal) { _ = kill(pid, signal.rawValue) }
+
+    /// Waits for `pid` to end (EINTR retried): how it ended.
+    public static func wait(_ pid: pid_t) throws(SystemError) -> Wait {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            let error = SystemError.last
+            if error != .interrupted { throw error }
+        }
+        let sig = status & 0x7f
+        return sig == 0 ? .exited(status: (status >> 8) & 0xff) : .signalled(sig)
+    }
+
     /// What `waitpid(pid, WNOHANG)` found.
     public enum Wait: Equatable, Sendable {
         case running
@@ -63,7 +117,7 @@ public enum ChildSpawn {
     }
 
     /// Sends `signal` to every process of group `pgid`.
-    public static func signalGroup(_ pgid: pid_t, _ signal: Int32) { _ = kill(-pgid, signal) }
+    public static func signalGroup(_ pgid: pid_t, _ signal: Signal) { _ = kill(-pgid, signal.rawValue) }
 
     /// True while any process of group `pgid` exists (EPERM: it exists but is not ours to signal).
     public static func groupExists(_ pgid: pid_t) -> Bool {

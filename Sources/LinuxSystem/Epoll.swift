@@ -18,30 +18,32 @@ public struct Epoll {
         descriptor = FileDescriptor(rawValue: fd)
     }
 
-    public func add(_ fd: Int32, events: UInt32) throws(SystemError) {
+    public func add(_ fd: FileDescriptor, events: UInt32) throws(SystemError) {
         try control(EPOLL_CTL_ADD, fd, events)
     }
 
-    public func modify(_ fd: Int32, events: UInt32) throws(SystemError) {
+    public func modify(_ fd: FileDescriptor, events: UInt32) throws(SystemError) {
         try control(EPOLL_CTL_MOD, fd, events)
     }
 
-    public func remove(_ fd: Int32) throws(SystemError) {
+    public func remove(_ fd: FileDescriptor) throws(SystemError) {
         try control(EPOLL_CTL_DEL, fd, 0)
     }
 
-    private func control(_ op: Int32, _ fd: Int32, _ events: UInt32) throws(SystemError) {
+    private func control(_ op: Int32, _ fd: FileDescriptor, _ events: UInt32) throws(SystemError) {
         var ev = epoll_event()
         ev.events = events
-        ev.data.fd = fd
-        guard epoll_ctl(descriptor.rawValue, op, fd, &ev) == 0 else { throw .last }
+        ev.data.fd = fd.rawValue
+        guard epoll_ctl(descriptor.rawValue, op, fd.rawValue, &ev) == 0 else { throw .last }
     }
 
     /// Where `wait` puts the ready fds; allocated once and reused for every wait.
     public struct Events {
         fileprivate var storage: [epoll_event]
         public init(capacity: Int) { storage = [epoll_event](repeating: epoll_event(), count: capacity) }
-        public subscript(i: Int) -> (fd: Int32, events: UInt32) { (storage[i].data.fd, storage[i].events) }
+        public subscript(i: Int) -> (fd: FileDescriptor, events: UInt32) {
+            (FileDescriptor(rawValue: storage[i].data.fd), storage[i].events)
+        }
     }
 
     /// Blocks until an fd is ready (or `timeoutMilliseconds` passes; -1: forever). The number of

@@ -14,6 +14,34 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     public static let standardOutput = FileDescriptor(rawValue: 1)
     public static let standardError = FileDescriptor(rawValue: 2)
 
+    /// How `open` opens a file.
+    public enum OpenMode: Sendable {
+        case readOnly
+        /// Read only, O_NONBLOCK (an evdev node: reads end at EAGAIN instead of waiting).
+        case readOnlyNonBlocking
+        /// Read and write (/dev/uinput).
+        case readWrite
+        /// Write only, created with `permissions` (less the umask) or emptied if it exists.
+        case createOrTruncate(permissions: UInt32)
+        /// Write only, a new file with `permissions` (less the umask): an existing file or a
+        /// symbolic link there is an error (O_EXCL, O_NOFOLLOW).
+        case createNew(permissions: UInt32)
+    }
+
+    /// open(2), always close-on-exec.
+    public static func open(_ path: String, _ mode: OpenMode) throws(SystemError) -> FileDescriptor {
+        let fd = switch mode {
+        case .readOnly: Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        case .readOnlyNonBlocking: Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        case .readWrite: Glibc.open(path, O_RDWR | O_CLOEXEC)
+        case .createOrTruncate(let permissions): Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(permissions))
+        case .createNew(let permissions):
+            Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(permissions))
+        }
+        guard fd >= 0 else { throw .last }
+        return FileDescriptor(rawValue: fd)
+    }
+
     /// Closes it (errors from close are not actionable and are ignored).
     public func close() { _ = Glibc.close(rawValue) }
 

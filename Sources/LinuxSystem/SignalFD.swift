@@ -10,21 +10,21 @@ public struct SignalFD {
 
     /// Resets `signals` to their default action (an ignored signal never reaches a signalfd),
     /// blocks them on the calling thread and opens a signalfd for them.
-    public init(catching signals: [Int32]) throws(SystemError) {
+    public init(catching signals: [Signal]) throws(SystemError) {
         var set = sigset_t()
         sigemptyset(&set)
-        for sig in signals { sigaddset(&set, sig); signal(sig, SIG_DFL) }
+        for sig in signals { sigaddset(&set, sig.rawValue); signal(sig.rawValue, SIG_DFL) }
         pthread_sigmask(SIG_BLOCK, &set, nil)
         let fd = signalfd(-1, &set, Int32(SFD_NONBLOCK) | Int32(SFD_CLOEXEC))
         guard fd >= 0 else { throw .last }
         descriptor = FileDescriptor(rawValue: fd)
     }
 
-    /// The next pending signal's number, or nil when none is pending.
-    public func next() -> Int32? {
+    /// The next pending signal, or nil when none is pending.
+    public func next() -> Signal? {
         var info = signalfd_siginfo()
         let size = MemoryLayout<signalfd_siginfo>.size
         guard read(descriptor.rawValue, &info, size) == size else { return nil }
-        return Int32(info.ssi_signo)
+        return Signal(rawValue: Int32(info.ssi_signo))
     }
 }

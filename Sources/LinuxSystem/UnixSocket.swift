@@ -61,6 +61,19 @@ extension FileDescriptor {
         return Array(groups.prefix(Int(len) / 4))
     }
 
+    /// SO_RCVTIMEO: a blocking receive gives up after `timeout` with `.wouldBlock`.
+    public func setReceiveTimeout(_ timeout: Duration) {
+        let parts = timeout.components
+        var tv = timeval(tv_sec: Int(parts.seconds), tv_usec: Int(parts.attoseconds / 1_000_000_000_000))
+        _ = setsockopt(rawValue, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// SO_RCVBUF: how much the kernel buffers for receiving.
+    public func setReceiveBufferSize(_ bytes: Int32) {
+        var size = bytes
+        _ = setsockopt(rawValue, SOL_SOCKET, SO_RCVBUF, &size, 4)
+    }
+
     /// SO_SNDBUF: how much the kernel buffers for sending.
     public func setSendBufferSize(_ bytes: Int32) {
         var size = bytes
@@ -85,10 +98,11 @@ extension FileDescriptor {
         return n
     }
 
-    /// One recv(2): the bytes received, 0 when the peer closed. EINTR is retried.
-    public func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+    /// One recv(2): the bytes received, 0 when the peer closed. EINTR is retried; `dontWait`:
+    /// MSG_DONTWAIT (nothing there is `.wouldBlock`, whatever the fd's flags).
+    public func receive(into buffer: UnsafeMutableRawBufferPointer, dontWait: Bool = false) throws(SystemError) -> Int {
         while true {
-            let n = recv(rawValue, buffer.baseAddress, buffer.count, 0)
+            let n = recv(rawValue, buffer.baseAddress, buffer.count, dontWait ? Int32(MSG_DONTWAIT) : 0)
             if n >= 0 { return n }
             let error = SystemError.last
             if error != .interrupted { throw error }

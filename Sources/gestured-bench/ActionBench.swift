@@ -2,14 +2,12 @@
 // binding matches until the key-down is readable on the virtual keyboard's evdev node (through
 // uinput and the kernel's input core, as a compositor would read it). Needs /dev/uinput and
 // read access to /dev/input (root, or the groups the README names).
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureConfig
 import GestureCore
 import GestureDaemon
 import GestureWire
 import LinuxInput
+import LinuxSystem
 
 func benchActions(quick: Bool) {
     let runs = quick ? 50 : 500
@@ -39,8 +37,7 @@ func benchActions(quick: Bool) {
         actions.receive(.gesture(event, device))
         var seen = false
         while !seen && nowNanoseconds() - start < 1_000_000_000 {
-            var p = pollfd(fd: reader.fd, events: Int16(POLLIN), revents: 0)
-            _ = poll(&p, 1, 100)
+            _ = try? Poll.wait(for: FileDescriptor(rawValue: reader.fd), .readable, timeoutMilliseconds: 100)
             seen = reader.readAvailable().events.contains { $0.type == EventType.key && $0.value == 1 }
         }
         guard seen else { unavailable("key_event_ms_p50", "no key event arrived within 1 s"); return }

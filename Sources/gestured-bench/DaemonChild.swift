@@ -3,36 +3,31 @@
 // 16-byte records, the PipeDeviceSource format. The parent writes events into that pipe and reads
 // gesture lines from the socket like any client, so figures include the pipe hop, the decoder, the
 // recognizers, JSON encoding and the socket write; the child's RSS is the daemon's own.
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureCore
 import GestureDaemon
 import LinuxSystem
 
 /// A device source reading PipeDeviceSource records from an inherited fd (the child's stdin).
 final class InheritedPipeSource: DeviceSource {
-    let fd: Int32
+    let fd: FileDescriptor
     let node = "bench:stdin"
     let description: DeviceDescription
     let initialState = SlotDecoder.InitialState.empty
     private var pending: [UInt8] = []
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
-    init(fd: Int32, description: DeviceDescription) {
+    init(fd: FileDescriptor, description: DeviceDescription) {
         self.fd = fd
         self.description = description
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        fd.setNonBlocking()
     }
 
     func read() -> SourceRead {
         var status = SourceStatus.drained
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n > 0 { pending.append(contentsOf: buffer[0..<n]); if pending.count > 1 << 20 { status = .more; break }; continue }
+        while let n = try? buffer.withUnsafeMutableBytes({ try fd.read(into: $0) }) {
             if n == 0 { status = .ended; break }
-            if SystemError.last == .interrupted { continue }
-            break
+            pending.append(contentsOf: buffer[0..<n])
+            if pending.count > 1 << 20 { status = .more; break }
         }
         let count = pending.count / 16
         var events: [InputEvent] = []
@@ -51,7 +46,7 @@ final class InheritedPipeSource: DeviceSource {
         return SourceRead(events: events, status: status)
     }
 
-    func close() { Glibc.close(fd) }
+    func close() { fd.close() }
 }
 
 /// The child side: runs until SIGTERM.
@@ -64,7 +59,7 @@ func serveMain(socketPath: String, configPath: String) -> Int32 {
     do { daemon = try Daemon(options: options) } catch {
         note("daemon: \(error.description)"); return 1
     }
-    daemon.add(InheritedPipeSource(fd: 0, description: syntheticDevice))
+    daemon.add(InheritedPipeSource(fd: .standardInput, description: syntheticDevice))
     return daemon.run()
 }
 
@@ -87,7 +82,7 @@ func monotonicMicroseconds() -> Int64 { Int64(nowNanoseconds() / 1000) }
 /// The parent's handle on a `--serve` child: the write end of its device pipe and its socket.
 struct ServedDaemon {
     let child: Child
-    let devicePipe: Int32
+    let devicePipe: FileDescriptor
     let socketPath: String
     let directory: String
 
@@ -96,33 +91,28 @@ struct ServedDaemon {
         let dir = makeTemporaryDirectory()
         let config = dir + "/config.yaml"
         writeFile(config, "log:\n  level: warning\nsocket:\n  queue_limit: 256\n")
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return nil }
-        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        // Close-on-exec both ends: posix_spawn's dup2 gives the child its stdin all the same.
+        guard let pipe = try? FileDescriptor.pipe() else { return nil }
         let sock = dir + "/gestured.sock"
-        guard let child = Child.spawn([me, "--serve", sock, config], stdinFD: fds[0], stderrTo: dir + "/daemon.log") else { return nil }
-        close(fds[0])
-        for _ in 0..<500 {   // up to 5 s for the socket to appear
-            if access(sock, F_OK) == 0 { break }
-            if child.exited() != nil { break }
-            usleep(10_000)
+        guard let child = Child.spawn([me, "--serve", sock, config], stdinFD: pipe.readEnd, stderrTo: dir + "/daemon.log") else {
+            return nil
         }
-        guard access(sock, F_OK) == 0 else {
+        pipe.readEnd.close()
+        for _ in 0..<500 {   // up to 5 s for the socket to appear
+            if FileSystem.exists(sock) { break }
+            if child.exited() != nil { break }
+            MonotonicClock.sleep(for: .milliseconds(10))
+        }
+        guard FileSystem.exists(sock) else {
             note("daemon did not start: \(readSmallFile(dir + "/daemon.log") ?? "")")
             child.stop(); return nil
         }
-        return ServedDaemon(child: child, devicePipe: fds[1], socketPath: sock, directory: dir)
+        return ServedDaemon(child: child, devicePipe: pipe.writeEnd, socketPath: sock, directory: dir)
     }
 
     func send(_ events: [InputEvent]) {
-        let bytes = pipeRecords(events)
-        var off = 0
-        while off < bytes.count {
-            let n = bytes[off...].withUnsafeBytes { write(devicePipe, $0.baseAddress, $0.count) }
-            if n <= 0 { if SystemError.last == .interrupted { continue }; return }
-            off += n
-        }
+        try? devicePipe.writeAll(pipeRecords(events))
     }
 
-    func stop() { close(devicePipe); child.stop() }
+    func stop() { devicePipe.close(); child.stop() }
 }

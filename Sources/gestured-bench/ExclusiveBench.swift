@@ -7,12 +7,10 @@
 //   exclusive_hold_sweep.hold_N_ms    other holds over the recordings: delay p99, swipes claimed while held
 // The delays are the design's, on the event clock; the write to uinput adds its own (one write(2)
 // per frame), measured with the kernel in the VM suite, not here.
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureCore
 import GestureConfig
 import GestureRecording
+import LinuxSystem
 
 func benchExclusive(quick: Bool) {
     let dir = fixturesDirectory()
@@ -103,11 +101,5 @@ private func simulateExclusive(_ device: DeviceDescription, _ events: [InputEven
 }
 
 private func listDirectory(_ path: String) -> [String] {
-    guard let d = opendir(path) else { return [] }
-    defer { closedir(d) }
-    var names: [String] = []
-    while let entry = readdir(d) {
-        names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
-    }
-    return names
+    FileContents.names(inDirectory: path) ?? []
 }

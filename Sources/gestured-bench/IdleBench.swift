@@ -1,79 +1,58 @@
 // idle_rss_kb and idle_wakeups_per_s of `gestured run` with no devices.
-#if canImport(Glibc)
-import Glibc
-#endif
 import LinuxSystem
 
 /// The `gestured` executable built next to this bench (same .build/<config>/ directory).
 func siblingExecutable(_ name: String) -> String? {
-    var buf = [CChar](repeating: 0, count: 4096)
-    let n = readlink("/proc/self/exe", &buf, buf.count - 1)
-    guard n > 0 else { return nil }
-    var path = String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    guard var path = CurrentProcess.executablePath else { return nil }
     while let last = path.last, last != "/" { path.removeLast() }
     path += name
-    return access(path, X_OK) == 0 ? path : nil
+    return FileSystem.isExecutable(path) ? path : nil
 }
 
 /// A child process the bench started; killed and reaped on `stop()`.
 struct Child {
-    var pid: pid_t
-    static func spawn(_ argv: [String], env: [String]? = nil, stdinFD: Int32? = nil, stdoutTo: String = "/dev/null",
+    var pid: Int32
+    static func spawn(_ argv: [String], env: [String]? = nil, stdinFD: FileDescriptor? = nil, stdoutTo: String = "/dev/null",
                       stderrTo: String = "/dev/null") -> Child? {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if let stdinFD { posix_spawn_file_actions_adddup2(&actions, stdinFD, 0) }
-        else { posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) }
-        posix_spawn_file_actions_addopen(&actions, 1, stdoutTo, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, stderrTo, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let cargs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        defer { for p in cargs { free(p) } }
-        var pid: pid_t = 0
-        let rc: Int32
-        if let env {
-            let cenv: [UnsafeMutablePointer<CChar>?] = env.map { strdup($0) } + [nil]
-            defer { for p in cenv { free(p) } }
-            rc = posix_spawn(&pid, argv[0], &actions, nil, cargs, cenv)
-        } else {
-            rc = posix_spawn(&pid, argv[0], &actions, nil, cargs, environ)
+        do {
+            let pid = try ChildSpawn.program(argv, stdin: stdinFD.map { .descriptor($0) } ?? .null,
+                                             stdout: .file(stdoutTo), stderr: .file(stderrTo), environment: env)
+            return Child(pid: pid)
+        } catch {
+            note("spawn \(argv[0]): \(error)"); return nil
         }
-        guard rc == 0 else { note("spawn \(argv[0]): \(SystemError(code: rc))"); return nil }
-        return Child(pid: pid)
     }
-    /// Exit status if the child already ended (reaps it), nil while it runs.
+    /// The exit status if the child already ended (reaps it; 0 when a signal ended it), nil
+    /// while it runs.
     func exited() -> Int32? {
-        var status: Int32 = 0
-        return waitpid(pid, &status, WNOHANG) == pid ? status : nil
+        switch try? ChildSpawn.waitNoHang(pid) {
+        case .exited(let status)?: status
+        case .signalled?: 0
+        case .running?, nil: nil
+        }
     }
     func stop() {
-        kill(pid, SIGTERM)
+        ChildSpawn.signal(pid, .terminate)
         for _ in 0..<200 {
             if exited() != nil { return }
-            usleep(10_000)
+            MonotonicClock.sleep(for: .milliseconds(10))
         }
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        ChildSpawn.signal(pid, .kill)
+        _ = try? ChildSpawn.wait(pid)
     }
 }
 
 func sleepSeconds(_ s: Double) {
-    var ts = timespec(tv_sec: Int(s), tv_nsec: Int((s - Double(Int(s))) * 1e9))
-    var left = timespec()
-    while nanosleep(&ts, &left) != 0 && SystemError.last == .interrupted { ts = left }
+    MonotonicClock.sleep(for: .nanoseconds(Int64(s * 1e9)))
 }
 
 /// A private directory under /tmp for a daemon's config and socket.
 func makeTemporaryDirectory() -> String {
-    var template = Array("/tmp/gestured-bench.XXXXXX".utf8CString)
-    let p = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    return p.map { String(cString: $0) } ?? "/tmp"
+    (try? FileSystem.makeTemporaryDirectory(prefix: "/tmp/gestured-bench.")) ?? "/tmp"
 }
 
 func writeFile(_ path: String, _ text: String) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { return }
-    _ = text.withCString { write(fd, $0, strlen($0)) }
-    close(fd)
+    guard let fd = try? FileDescriptor.open(path, .createOrTruncate(permissions: 0o644)) else { return }
+    try? fd.writeAll(Array(text.utf8))
+    fd.close()
 }

@@ -1,16 +1,9 @@
 // Clocks, percentiles and the one output format: `name: value unit`.
-#if canImport(Glibc)
-import Glibc
-#endif
 import LinuxSystem
 
 /// CLOCK_MONOTONIC in nanoseconds: the benchmark's measuring clock, finer than the daemon's
 /// `Instant` (LinuxSystem's MonotonicClock, microseconds), since a frame takes a few µs.
-@inline(__always) func nowNanoseconds() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
-}
+@inline(__always) func nowNanoseconds() -> UInt64 { MonotonicClock.nanoseconds() }
 
 /// The p-th percentile (0…100) of `samples` by nearest rank.
 func percentile(_ samples: [Double], _ p: Double) -> Double {
@@ -49,29 +42,18 @@ func note(_ message: String) {
 
 /// Writes one line to a file descriptor, unbuffered (stdout/stderr globals are not Sendable).
 func writeLine(_ fd: Int32, _ line: String) {
-    var bytes = Array(line.utf8)
-    bytes.append(10)
-    var offset = 0
-    while offset < bytes.count {
-        let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if n <= 0 { if SystemError.last == .interrupted { continue }; return }
-        offset += n
-    }
+    try? FileDescriptor(rawValue: fd).writeAll(Array(line.utf8) + [10])
 }
 
 /// Resident set size of a process, kB (VmRSS in /proc/PID/status); nil if unreadable.
-func residentKilobytes(pid: pid_t) -> Int? { procStatusField(pid: pid, "VmRSS") }
+func residentKilobytes(pid: Int32) -> Int? { procStatusField(pid: pid, "VmRSS") }
 
 /// voluntary_ctxt_switches of a process (all threads, summed over /proc/PID/task/*/status).
-func voluntaryContextSwitches(pid: pid_t) -> Int? {
-    guard let dir = opendir("/proc/\(pid)/task") else { return nil }
-    defer { closedir(dir) }
+func voluntaryContextSwitches(pid: Int32) -> Int? {
+    guard let names = FileContents.names(inDirectory: "/proc/\(pid)/task") else { return nil }
     var total = 0
     var any = false
-    while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-            String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-        }
+    for name in names {
         guard let tid = Int32(name) else { continue }
         if let v = readField("/proc/\(pid)/task/\(tid)/status", "voluntary_ctxt_switches") {
             total += v; any = true
@@ -80,7 +62,7 @@ func voluntaryContextSwitches(pid: pid_t) -> Int? {
     return any ? total : nil
 }
 
-func procStatusField(pid: pid_t, _ field: String) -> Int? {
+func procStatusField(pid: Int32, _ field: String) -> Int? {
     readField("/proc/\(pid)/status", field)
 }
 
@@ -95,15 +77,5 @@ private func readField(_ path: String, _ field: String) -> Int? {
 }
 
 func readSmallFile(_ path: String) -> String? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var buf = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4096) }
-        if n <= 0 { break }
-        bytes += buf[0..<n]
-    }
-    return String(decoding: bytes, as: UTF8.self)
+    (try? FileContents.bytes(of: path, maximumBytes: 1 << 24)).map { String(decoding: $0, as: UTF8.self) }
 }

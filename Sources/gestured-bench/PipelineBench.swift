@@ -3,10 +3,8 @@
 // frame) and gestures_recognized: synthetic 240 Hz gestures (1 to 5 moving fingers: swipes,
 // pinches, a rotation) and the real recordings in Tests/Fixtures.
 import GestureCore
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureRecording
+import LinuxSystem
 
 /// Keeps results alive so the optimizer cannot drop the work being measured.
 nonisolated(unsafe) var blackHole = 0
@@ -99,15 +97,9 @@ func benchDecodeAndRecognize(quick: Bool) {
     }
     // The real recordings, all together: every event of every file, each through its own device.
     let dir = fixturesDirectory()
-    guard let d = opendir(dir) else { unavailable("decode_events_per_s.recordings", "no \(dir)"); return }
+    guard let all = FileContents.names(inDirectory: dir) else { unavailable("decode_events_per_s.recordings", "no \(dir)"); return }
     var names: [String] = []
-    while let entry = readdir(d) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-        }
-        if name.hasSuffix(".evemu") || name.hasSuffix(".events") || name.hasSuffix(".yml") { names.append(name) }
-    }
-    closedir(d)
+    for name in all where name.hasSuffix(".evemu") || name.hasSuffix(".events") || name.hasSuffix(".yml") { names.append(name) }
     var recordings: [Recording] = []
     for name in names.sorted() {
         do { recordings.append(try RecordingLoader.load(path: dir + "/" + name)) }

@@ -1,10 +1,8 @@
 // socket_latency_us_p50/p99 and socket_fanout_*: an event written into the daemon's pipe-backed
 // device source → the gesture line read by socket clients, through the real daemon event loop
 // (a `gestured-bench --serve` child running GestureDaemon.Daemon).
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureCore
+import LinuxSystem
 
 /// One finger lands mid-screen (frame 1) and moves right 5 mm a frame until a pan begins (the
 /// latency is taken from the frame after which the `began` line arrived); `lift` ends the pan.
@@ -63,7 +61,7 @@ private func latency(_ daemon: ServedDaemon, iterations: Int) -> Int {
         daemon.send(probe.down(at: monotonicMicroseconds()))
         var arrived = false
         for step in 1...6 {
-            usleep(4000)
+            MonotonicClock.sleep(for: .microseconds(4000))
             let sent = nowNanoseconds()
             daemon.send(probe.move(step, at: monotonicMicroseconds()))
             if let got = client.waitForLine(containing: panBegan, timeoutMs: 50) {
@@ -89,8 +87,7 @@ private func fanout(_ daemon: ServedDaemon, live: Int, stalled: Int, iterations:
     var stalledClients: [SocketClient] = []
     for _ in 0..<stalled {
         guard let c = SocketClient(path: daemon.socketPath) else { continue }
-        var size: Int32 = 1024
-        setsockopt(c.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        c.fd.setReceiveBufferSize(1024)
         stalledClients.append(c)
     }
     var clients: [SocketClient] = []
@@ -109,30 +106,29 @@ private func fanout(_ daemon: ServedDaemon, live: Int, stalled: Int, iterations:
         daemon.send(probe.down(at: monotonicMicroseconds()))
         // Find the frame that begins the pan with the first client, then time every client on it.
         for step in 1..<max(1, beganOnStep) {
-            usleep(4000)
+            MonotonicClock.sleep(for: .microseconds(4000))
             daemon.send(probe.move(step, at: monotonicMicroseconds()))
         }
-        usleep(4000)
+        MonotonicClock.sleep(for: .microseconds(4000))
         let sent = nowNanoseconds()
         daemon.send(probe.move(max(1, beganOnStep), at: monotonicMicroseconds()))
         var waiting = Set(0..<clients.count)
         let deadline = sent + 2_000_000_000
-        var pfds = clients.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+        var pfds = clients.map { Poll.Entry($0.fd, .readable) }
         while !waiting.isEmpty && nowNanoseconds() < deadline {
-            guard poll(&pfds, nfds_t(pfds.count), 100) > 0 else { continue }
+            guard let n = try? Poll.wait(&pfds, timeoutMilliseconds: 100), n > 0 else { continue }
             let at = nowNanoseconds()
-            for (k, p) in pfds.enumerated() where p.revents != 0 && waiting.contains(k) {
+            for (k, p) in pfds.enumerated() where !p.returned.isEmpty && waiting.contains(k) {
                 if let lines = clients[k].readLines(timeoutMs: 0), lines.contains(where: { $0.containsText(panBegan) }) {
                     samples.append(Double(at - sent) / 1000)
                     waiting.remove(k)
-                    pfds[k].events = 0
+                    pfds[k].events = []
                 }
             }
-            for k in pfds.indices { pfds[k].revents = 0 }
         }
         missing += waiting.count
         daemon.send(probe.lift(at: monotonicMicroseconds()))
-        usleep(3000)
+        MonotonicClock.sleep(for: .microseconds(3000))
         for c in clients { _ = c.readLines(timeoutMs: 0) }
     }
     let rss = residentKilobytes(pid: daemon.child.pid) ?? -1

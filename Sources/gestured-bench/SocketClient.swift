@@ -1,42 +1,23 @@
 // A minimal client of the daemon's Unix stream socket: connect, read newline-delimited lines.
-#if canImport(Glibc)
-import Glibc
-#endif
 import LinuxSystem
 
 final class SocketClient {
-    let fd: Int32
+    let fd: FileDescriptor
     private var buffer: [UInt8] = []
 
     /// Connects to `path`; nil if the socket does not accept.
     init?(path: String, nonBlocking: Bool = true) {
-        let s = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard s >= 0 else { return nil }
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { close(s); return nil }
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-            raw[bytes.count] = 0
-        }
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard rc == 0 else { close(s); return nil }
-        if nonBlocking { _ = fcntl(s, F_SETFL, fcntl(s, F_GETFL) | O_NONBLOCK) }
+        guard let s = try? FileDescriptor.connectUnix(path) else { return nil }
+        if nonBlocking { s.setNonBlocking() }
         fd = s
     }
 
-    deinit { close(fd) }
+    deinit { fd.close() }
 
     func send(_ text: String) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n < 0 { if SystemError.last == .interrupted { continue }; return }
+            guard let n = try? bytes.withUnsafeBytes({ try fd.send($0) }) else { return }
             bytes = bytes.dropFirst(n)
         }
     }
@@ -45,14 +26,11 @@ final class SocketClient {
     func readLines(timeoutMs: Int32) -> [String]? {
         var lines = takeLines()
         if !lines.isEmpty { return lines }
-        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&pfd, 1, timeoutMs) > 0 else { return [] }
+        guard let ready = try? Poll.wait(for: fd, .readable, timeoutMilliseconds: timeoutMs), !ready.isEmpty else { return [] }
         var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if n > 0 { buffer += chunk[0..<n]; continue }
+        while let n = try? chunk.withUnsafeMutableBytes({ try fd.receive(into: $0, dontWait: true) }) {
             if n == 0 { lines = takeLines(); return lines.isEmpty ? nil : lines }   // closed
-            break
+            buffer += chunk[0..<n]
         }
         return takeLines()
     }

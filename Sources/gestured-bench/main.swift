@@ -4,10 +4,8 @@
 //     swift run -c release gestured-bench [--quick] [--only SECTION,…]
 //
 // `--quick` shortens every section (for a smoke run); the figures in docs/PERFORMANCE.md come from a full run.
-#if canImport(Glibc)
-import Glibc
-#endif
 import CommandArguments
+import LinuxSystem
 
 let sections = ["decode", "socket", "hooks", "actions", "idle", "exclusive"]
 let benchHelp = """
@@ -40,20 +38,23 @@ for argument in parsed.arguments {
     }
 }
 func finish(_ stop: ArgumentStop) -> Never {
-    let (fd, text): (Int32, String) = switch stop { case .help(let t): (1, t); case .usage(let t): (2, t) }
-    text.utf8CString.withUnsafeBufferPointer { _ = write(fd, $0.baseAddress, $0.count - 1) }
-    exit(stop.exitStatus)
+    let (fd, text): (FileDescriptor, String) = switch stop {
+    case .help(let t): (.standardOutput, t)
+    case .usage(let t): (.standardError, t)
+    }
+    _ = Array(text.utf8).withUnsafeBytes { try? fd.write($0) }
+    CurrentProcess.exit(stop.exitStatus)
 }
 if let stop = parsed.stop { finish(stop) }
 if serve {
     guard positionals.count == 2 else { finish(syntax.invalid("--serve needs SOCKET CONFIG")) }
-    exit(serveMain(socketPath: positionals[0], configPath: positionals[1]))
+    CurrentProcess.exit(serveMain(socketPath: positionals[0], configPath: positionals[1]))
 }
 if let word = positionals.first { finish(.usage("gestured-bench: unexpected argument '\(word)'\n\n" + benchHelp)) }
 if let unknown = only?.subtracting(sections).sorted().first {
     finish(syntax.invalid("no section '\(unknown)' (sections: \(sections.joined(separator: ", ")))"))
 }
-signal(SIGPIPE, SIG_IGN)
+CurrentProcess.ignore(.brokenPipe)
 
 @MainActor func section(_ name: String, _ run: (Bool) -> Void) { if only?.contains(name) ?? true { run(quick) } }
 section("decode", benchDecodeAndRecognize)
@@ -62,4 +63,4 @@ section("hooks", benchHooks)
 section("actions", benchActions)
 section("idle", benchIdle)
 section("exclusive", benchExclusive)
-exit(0)
+CurrentProcess.exit(0)

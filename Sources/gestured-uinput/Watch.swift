@@ -4,9 +4,6 @@
 // Each device's events also go through GesturePipeline (decoder + recognizers, deadlines on
 // CLOCK_MONOTONIC, the device's state at open), printed as `gesture NODE {json}`: the kernel path
 // of the pipeline without the daemon.
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureCore
 import GestureWire
 import LinuxInput
@@ -64,20 +61,18 @@ import LinuxSystem
 
     while true {
         let nodes = devices.keys.sorted()
-        var fds = [pollfd(fd: monitor.fd, events: Int16(POLLIN), revents: 0)]
-            + nodes.map { pollfd(fd: devices[$0]!.fd, events: Int16(POLLIN), revents: 0) }
+        var fds = [Poll.Entry(FileDescriptor(rawValue: monitor.fd), .readable)]
+            + nodes.map { Poll.Entry(FileDescriptor(rawValue: devices[$0]!.fd), .readable) }
         let deadline = pipelines.values.compactMap(\.nextDeadline).min()
         let timeout: Int32 = deadline.map { Int32(clamping: max(0, ($0 - MonotonicClock.now()).totalMicroseconds / 1000 + 1)) } ?? -1
-        let n = poll(&fds, nfds_t(fds.count), timeout)
-        if n < 0 {
-            let error = SystemError.last
+        do { try Poll.wait(&fds, timeoutMilliseconds: timeout) } catch {
             if error == .interrupted { continue }
             say("error: poll: \(error)"); return 1
         }
         // Events queued now happened before `now`: read them first, then fire what is overdue.
         let now = MonotonicClock.now()
-        if fds[0].revents != 0 { apply(monitor.drain()) }
-        for (i, node) in nodes.enumerated() where fds[i + 1].revents != 0 {
+        if !fds[0].returned.isEmpty { apply(monitor.drain()) }
+        for (i, node) in nodes.enumerated() where !fds[i + 1].returned.isEmpty {
             guard let dev = devices[node] else { continue }
             let r = dev.readAvailable()
             let reports = r.events.filter(\.isSynReport).count

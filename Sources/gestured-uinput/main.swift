@@ -1,9 +1,6 @@
 // gestured-uinput: makes a virtual input device through uinput (LinuxInput.UInputDevice) with the
 // capabilities of a real recording's header, then writes events as told on stdin. The kernel
 // tests (Tests/VM) drive it; it needs root and /dev/uinput.
-#if canImport(Glibc)
-import Glibc
-#endif
 import CommandArguments
 import GestureCore
 import GestureRecording
@@ -36,15 +33,12 @@ Each command answers one line: `ok COMMAND` or `error: …`.
 
 func say(_ s: String) {
     var line = s + "\n"
-    line.withUTF8 { buf in _ = write(1, buf.baseAddress, buf.count) }
+    line.withUTF8 { buf in _ = try? FileDescriptor.standardOutput.write(UnsafeRawBufferPointer(buf)) }
 }
 
 func sleep(for duration: Duration) {
-    let us = duration.totalMicroseconds
-    guard us > 0 else { return }
-    var ts = timespec(tv_sec: Int(us / 1_000_000), tv_nsec: Int(us % 1_000_000) * 1000)
-    var rest = timespec()
-    while nanosleep(&ts, &rest) != 0 && SystemError.last == .interrupted { ts = rest }
+    guard duration.totalMicroseconds > 0 else { return }
+    MonotonicClock.sleep(for: .microseconds(duration.totalMicroseconds))
 }
 
 func builtin(_ name: String) -> DeviceDescription? {
@@ -67,9 +61,9 @@ func builtin(_ name: String) -> DeviceDescription? {
 func finish(_ stop: ArgumentStop) -> Never {
     switch stop {
     case .help(let text): say(String(text.dropLast()))
-    case .usage(let text): text.utf8CString.withUnsafeBufferPointer { _ = write(2, $0.baseAddress, $0.count - 1) }
+    case .usage(let text): _ = Array(text.utf8).withUnsafeBytes { try? FileDescriptor.standardError.write($0) }
     }
-    exit(stop.exitStatus)
+    CurrentProcess.exit(stop.exitStatus)
 }
 
 let words = Array(CommandLine.arguments.dropFirst())
@@ -80,7 +74,7 @@ if words.first == "watch" {
     if let stop = parsed.stop { finish(stop) }
     let mode = parsed.arguments.compactMap { if case .positional(let p) = $0 { p } else { nil } }.first
     if let mode, DeviceMonitor.Mode(rawValue: mode) == nil { finish(syntax.invalid("the mode is udev or inotify, not '\(mode)'")) }
-    exit(watchMain(mode))
+    CurrentProcess.exit(watchMain(mode))
 }
 let deviceSyntax = CommandSyntax(command: "gestured-uinput", help: usageText,
                                  options: [.value("--name", needs: "a name"), .value("--phys", needs: "a phys string")],
@@ -110,7 +104,7 @@ if let b = builtin(deviceArgument) {
         } else {
             description = try RecordingLoader.load(path: deviceArgument).description
         }
-    } catch { say("error: \(error)"); exit(2) }
+    } catch { say("error: \(error)"); CurrentProcess.exit(2) }
 }
 
 /// The device; `unplug` destroys it, `plug` makes a new one with the same description.
@@ -119,7 +113,7 @@ do {
     current = try UInputDevice(description: description, name: nameOverride, phys: physOverride)
 } catch {
     say("error: \(error)")
-    exit(error.error == .noSuchFile || error.error == .noDevice ? 77 : 1)
+    CurrentProcess.exit(error.error == .noSuchFile || error.error == .noDevice ? 77 : 1)
 }
 say("node \(current?.devnode ?? "?")")
 
@@ -305,7 +299,7 @@ while let line = readLine() {
             if current == nil { current = try UInputDevice(description: description, name: nameOverride, phys: physOverride) }
             say("ok plug \(current?.devnode ?? "?")")
         case "quit":
-            say("ok quit"); exit(0)
+            say("ok quit"); CurrentProcess.exit(0)
         default:
             say("error: unknown command '\(command)'")
         }

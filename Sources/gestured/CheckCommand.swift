@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CommandArguments
 import GestureConfig
+import LinuxSystem
 
 let checkHelp = """
 usage: gestured check [--listen] [--config FILE]
@@ -36,12 +34,12 @@ func checkMain(_ arguments: [String]) -> Int32 {
     }
     if let stop = parsed.stop { return stop.report() }
     if purpose == .listen && path == nil {
-        path = (getenv("HOME").map { String(cString: $0) } ?? "") + "/.config/gestured/config.yaml"
+        path = (CurrentProcess.environmentValue("HOME") ?? "") + "/.config/gestured/config.yaml"
     }
     do {
         let config = try Config.load(path: path, purpose: purpose)
         // What only this system can tell: `run` would fail on a group that does not exist.
-        if let g = config.socket.group, getgrnam(g) == nil {
+        if let g = config.socket.group, Accounts.groupID(named: g) == nil {
             eprint(ConfigDiagnostic(file: config.file, line: config.socket.groupLine, column: config.socket.groupColumn,
                                     message: "socket.group '\(g)' does not exist on this system",
                                     hint: "`getent group` lists the groups; leave it out to keep the daemon's group").description)

@@ -1,25 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureDaemon
 import CommandArguments
 import LinuxSystem
 
-/// Writes all of `text` to `fd`, unbuffered, retrying on EINTR; false on any other error
-/// (errno says which) or when nothing could be written.
+/// Writes all of `text` to `fd`, unbuffered, retrying on EINTR; false on any other error.
 @discardableResult
 func writeAll(_ fd: Int32, _ text: String) -> Bool {
-    let bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-        if n <= 0 {
-            if n < 0 && SystemError.last == .interrupted { continue }
-            return false
-        }
-        offset += n
-    }
-    return true
+    (try? FileDescriptor(rawValue: fd).writeAll(Array(text.utf8))) != nil
 }
 
 /// Writes a line (or text) to standard error, unbuffered.

@@ -1,9 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureConfig
 import GestureCore
 import LinuxInput
+import LinuxSystem
 
 /// The checks behind `gestured doctor`, each appending its findings. Every check looks at the
 /// real thing (the group database, the nodes, udev, the socket, systemctl), never a guess.
@@ -20,47 +18,25 @@ enum Doctor {
         }
     }
 
-    /// Members of `group` by name (its member list, plus users whose primary group it is).
-    static func groupID(_ name: String) -> gid_t? { getgrnam(name).map { $0.pointee.gr_gid } }
-
-    static func groups(ofUser user: String, primary: gid_t) -> [gid_t] {
-        var n: Int32 = 64
-        var list = [gid_t](repeating: 0, count: 64)
-        if getgrouplist(user, primary, &list, &n) < 0 {
-            list = [gid_t](repeating: 0, count: Int(n))
-            _ = getgrouplist(user, primary, &list, &n)
-        }
-        return Array(list.prefix(Int(max(0, n))))
-    }
-
-    static func myGroups() -> [gid_t] {
-        let n = getgroups(0, nil)
-        var list = [gid_t](repeating: 0, count: Int(max(0, n)))
-        let m = getgroups(n, &list)
-        return Array(list.prefix(Int(max(0, m)))) + [getegid()]
-    }
-
-    static func userName(_ uid: uid_t) -> String {
-        getpwuid(uid).map { String(cString: $0.pointee.pw_name) } ?? "uid \(uid)"
-    }
+    static func userName(_ uid: UInt32) -> String { Accounts.userName(uid) ?? "uid \(uid)" }
 
     static func checkGroups(_ out: inout [Finding]) {
-        guard let input = groupID("input") else {
+        guard let input = Accounts.groupID(named: "input") else {
             out.append(.problem("groups", "there is no group 'input' (udev's rules give /dev/input to it)",
                                 fix: "sudo groupadd --system input && sudo udevadm trigger"))
             return
         }
-        let me = userName(geteuid())
-        if geteuid() == 0 {
+        let me = userName(CurrentProcess.effectiveUserID)
+        if CurrentProcess.effectiveUserID == 0 {
             out.append(.ok("groups", "you are root: every input device is readable"))
-        } else if myGroups().contains(input) {
+        } else if CurrentProcess.groupIDs.contains(input) {
             out.append(.ok("groups", "you (\(me)) are in group input"))
         } else {
             out.append(.problem("groups", "you (\(me)) are not in group input, so `gestured run` cannot read touch devices",
                                 fix: "sudo usermod -aG input \(me), then log out and in again"))
         }
-        if let pw = getpwnam("gestured") {
-            if groups(ofUser: "gestured", primary: pw.pointee.pw_gid).contains(input) {
+        if let user = Accounts.user(named: "gestured") {
+            if Accounts.groups(ofUser: "gestured", primary: user.gid).contains(input) {
                 out.append(.ok("groups", "the service user 'gestured' is in group input"))
             } else {
                 out.append(.problem("groups", "the service user 'gestured' is not in group input",
@@ -73,25 +49,19 @@ enum Doctor {
     }
 
     /// Mode, group and whether this process may use a node, as text.
-    static func nodeSummary(_ path: String, _ st: stat) -> String {
-        let group = getgrgid(st.st_gid).map { String(cString: $0.pointee.gr_name) } ?? "gid \(st.st_gid)"
-        return "\(path) \(String(st.st_mode & 0o777, radix: 8)) \(userName(st.st_uid)):\(group)"
+    static func nodeSummary(_ path: String, _ st: FileStatus) -> String {
+        let group = Accounts.groupName(st.ownerGID) ?? "gid \(st.ownerGID)"
+        return "\(path) \(String(st.permissions & 0o777, radix: 8)) \(userName(st.ownerUID)):\(group)"
     }
 
     static func checkNodes(_ out: inout [Finding]) {
         var bad: [String] = []
         var count = 0
-        let input = groupID("input")
-        if let dir = opendir("/dev/input") {
-            while let e = readdir(dir) {
-                let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-                guard name.hasPrefix("event") else { continue }
-                var st = stat()
-                guard stat("/dev/input/" + name, &st) == 0 else { continue }
-                count += 1
-                if st.st_gid != input || st.st_mode & 0o040 == 0 { bad.append(nodeSummary("/dev/input/" + name, st)) }
-            }
-            closedir(dir)
+        let input = Accounts.groupID(named: "input")
+        for name in FileContents.names(inDirectory: "/dev/input") ?? [] where name.hasPrefix("event") {
+            guard let st = try? FileStatus(of: "/dev/input/" + name) else { continue }
+            count += 1
+            if st.ownerGID != input || st.permissions & 0o040 == 0 { bad.append(nodeSummary("/dev/input/" + name, st)) }
         }
         if count == 0 {
             out.append(.problem("nodes", "no /dev/input/event* nodes at all", fix: "is this a container or VM without input devices? `gestured run --replay FILE` works without them"))
@@ -106,12 +76,11 @@ enum Doctor {
 
     /// /dev/uinput lets the daemon create virtual keyboards and pointers (key and button actions).
     static func checkUInput(_ out: inout [Finding]) {
-        var st = stat()
-        guard stat("/dev/uinput", &st) == 0 else {
+        guard let st = try? FileStatus(of: "/dev/uinput") else {
             out.append(.note("uinput", "/dev/uinput does not exist: key and button actions cannot work", fix: "sudo modprobe uinput"))
             return
         }
-        if access("/dev/uinput", W_OK) == 0 {
+        if FileSystem.isWritable("/dev/uinput") {
             out.append(.ok("uinput", "\(nodeSummary("/dev/uinput", st)): writable by you"))
         } else {
             out.append(.note("uinput", "\(nodeSummary("/dev/uinput", st)): not writable by you (only key and button actions need it)",

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureConfig
 import GestureCore
 import GestureDaemon
@@ -10,9 +7,6 @@ import LinuxSystem
 /// The `gestured doctor` checks that talk to something: the devices (open, classify, try a grab),
 /// the daemon's socket, and systemd.
 extension Doctor {
-    /// EVIOCGRAB, _IOW('E', 0x90, int).
-    static let eviocgrab: UInt = 0x4004_4590
-
     static func checkDevices(_ out: inout [Finding]) {
         let monitor: DeviceMonitor
         do { monitor = try DeviceMonitor() } catch {
@@ -27,12 +21,10 @@ extension Doctor {
                     let evdev = try EvdevDevice(path: dev.node)
                     found += 1
                     out.append(describe(dev, evdev.description, mode: monitor.mode))
-                    if ioctl(evdev.fd, eviocgrab, Int32(1)) == 0 {
-                        _ = ioctl(evdev.fd, eviocgrab, Int32(0))
-                    } else if SystemError.last == .busy {
+                    do { try evdev.grab(); evdev.ungrab() } catch where error.error == .busy {
                         out.append(.problem("grab", "\(dev.node) is grabbed by another process (EVIOCGRAB): gestured gets no events from it",
                                             fix: "find it with `sudo fuser -v \(dev.node)` and stop it (evtest --grab, a remapper, another gesture tool)"))
-                    }
+                    } catch {}
                 } catch {
                     out.append(.problem("devices", "\(dev.node) (\(dev.kind.rawValue)): \(error)", fix: "see the groups and nodes lines above"))
                 }
@@ -62,29 +54,27 @@ extension Doctor {
     }
 
     static func checkSocket(_ path: String, config: Config?, _ out: inout [Finding]) {
-        var st = stat()
-        guard stat(path, &st) == 0 else {
+        guard let st = try? FileStatus(of: path) else {
             out.append(.problem("socket", "no socket at \(path)",
                                 fix: "start the daemon: sudo systemctl enable --now gestured.socket (or `gestured run --socket \(path)`); `--socket PATH` checks another"))
             return
         }
-        var who = "mode \(String(st.st_mode & 0o777, radix: 8)), owner \(userName(st.st_uid)), group "
-        who += getgrgid(st.st_gid).map { String(cString: $0.pointee.gr_name) } ?? "\(st.st_gid)"
+        var who = "mode \(String(st.permissions & 0o777, radix: 8)), owner \(userName(st.ownerUID)), group "
+        who += Accounts.groupName(st.ownerGID) ?? "\(st.ownerGID)"
         if let s = config?.socket, !s.allowedUIDs.isEmpty || !s.allowedGIDs.isEmpty {
             who += "; the config narrows it to uids \(s.allowedUIDs) gids \(s.allowedGIDs)"
         }
         let connection: DaemonConnection
         do { connection = try DaemonConnection(path: path) } catch {
             let fix = switch error.error {
-            case .permissionDenied: "ask to be added to the socket's group (sudo usermod -aG GROUP \(userName(geteuid())))"
+            case .permissionDenied: "ask to be added to the socket's group (sudo usermod -aG GROUP \(userName(CurrentProcess.effectiveUserID)))"
             case .connectionRefused: "a stale socket: nobody listens; restart the daemon (sudo systemctl restart gestured.socket)"
             default: "check that the daemon runs: systemctl status gestured"
             }
             out.append(.problem("socket", "cannot connect to \(path) (\(who)): \(error.error)", fix: fix))
             return
         }
-        var tv = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(connection.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        connection.fd.setReceiveTimeout(.seconds(5))
         let first = connection.nextLine() ?? ""
         if first.containsText("\"type\":\"hello\"") {
             out.append(.ok("socket", "\(path) answers (\(who))"))
@@ -96,7 +86,7 @@ extension Doctor {
     }
 
     static func checkService(_ unit: String, _ out: inout [Finding]) {
-        guard access("/run/systemd/system", F_OK) == 0 else {
+        guard FileSystem.exists("/run/systemd/system") else {
             out.append(.note("service", "systemd is not running here (no /run/systemd/system): no service to check"))
             return
         }
@@ -126,31 +116,17 @@ extension Doctor {
 
     /// Runs argv (no shell) and returns its standard output, or nil when it cannot run.
     static func capture(_ argv: [String]) -> String? {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return nil }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addclose(&actions, fds[0])
-        var cargs = argv.map { strdup($0) } + [nil]
-        defer { for a in cargs { free(a) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, argv[0], &actions, nil, &cargs, environ)
-        close(fds[1])
-        defer { close(fds[0]) }
-        guard rc == 0 else { return nil }
+        guard let pipe = try? FileDescriptor.pipe() else { return nil }
+        let pid = try? ChildSpawn.program(argv, stdout: .descriptor(pipe.writeEnd), closing: pipe.readEnd)
+        pipe.writeEnd.close()
+        defer { pipe.readEnd.close() }
+        guard let pid else { return nil }
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
-            if n < 0 && SystemError.last == .interrupted { continue }
-            if n <= 0 { break }
+        while let n = try? chunk.withUnsafeMutableBytes({ try pipe.readEnd.read(into: $0) }), n > 0 {
             out.append(contentsOf: chunk[0..<n])
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && SystemError.last == .interrupted {}
+        _ = try? ChildSpawn.wait(pid)
         return String(decoding: out, as: UTF8.self)
     }
 }

@@ -1,11 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CommandArguments
 import GestureConfig
 import GestureCore
 import GestureDaemon
 import GestureWire
+import LinuxSystem
 
 let listenUsage = """
     usage: gestured listen [--config FILE] [--socket PATH] [--focus-backend NAME] [--print-app]
@@ -52,13 +50,10 @@ func listenMain(_ arguments: [String]) -> Int32 {
     if let stop = parsed.stop { return stop.report() }
     // A parent may hand us blocked or ignored signals (Dispatch threads block them): make SIGTERM
     // and SIGINT stop us as they should.
-    var set = sigset_t()
-    sigemptyset(&set)
-    for sig in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, sig); signal(sig, SIG_DFL) }
-    pthread_sigmask(SIG_UNBLOCK, &set, nil)
-    signal(SIGPIPE, SIG_IGN)
+    CurrentProcess.restoreDefault([.terminate, .interrupt, .hangUp])
+    CurrentProcess.ignore(.brokenPipe)
     if printApp { return printFocusChanges(focusChoice) }
-    let path = configPath ?? ((getenv("HOME").map { String(cString: $0) } ?? "") + "/.config/gestured/config.yaml")
+    let path = configPath ?? ((CurrentProcess.environmentValue("HOME") ?? "") + "/.config/gestured/config.yaml")
     let config: Config
     do { config = try Config.load(path: path, purpose: .listen) } catch {
         eprint("gestured listen: config error: \(error.description)")

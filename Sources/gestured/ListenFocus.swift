@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FocusTracking
 import GestureConfig
+import LinuxSystem
 
 /// `--focus-backend` values: `auto` (from the environment), `off`, or one backend's name.
 enum FocusChoice: Equatable {
@@ -59,7 +57,7 @@ func printFocusChanges(_ choice: FocusChoice) -> Int32 {
         writeAll(1, line + "\n")
     })
     tracker.start()
-    while true { pause() }
+    CurrentProcess.waitForSignals()
 }
 
 /// One focus change as `--print-app` prints it: what to write after `app:`.

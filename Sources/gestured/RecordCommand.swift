@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureDaemon
 import CommandArguments
 import GestureCore
@@ -52,12 +49,13 @@ func recordMain(_ arguments: [String]) -> Int32 {
         eprint("gestured record: \(error)")
         return 1
     }
-    var fd: Int32 = 1
+    var fd = FileDescriptor.standardOutput
     if let output {
-        fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { eprint("gestured record: cannot write \(output): \(SystemError.last)"); return 1 }
+        do { fd = try FileDescriptor.open(output, .createOrTruncate(permissions: 0o644)) } catch {
+            eprint("gestured record: cannot write \(output): \(error)"); return 1
+        }
     }
-    defer { if fd != 1 { close(fd) } }
+    defer { if fd != .standardOutput { fd.close() } }
     guard writeRecording(fd, EvemuWriter.header(evdev.description)) else { return 1 }
     eprint("gestured record: recording \(TextEscaping.escaped(evdev.description.name)) (\(node)); Ctrl-C stops")
 
@@ -70,10 +68,9 @@ func recordMain(_ arguments: [String]) -> Int32 {
             if left <= .zero { return 0 }
             timeoutMs = Int32(clamping: max(1, (left.totalMicroseconds + 999) / 1000))
         }
-        var pfd = pollfd(fd: evdev.fd, events: Int16(POLLIN), revents: 0)
-        let n = poll(&pfd, 1, timeoutMs)
-        if n < 0 && SystemError.last == .interrupted { continue }
-        if n <= 0 { continue }
+        // EINTR, an error or a timeout: look at the clock again.
+        guard let ready = try? Poll.wait(for: FileDescriptor(rawValue: evdev.fd), .readable, timeoutMilliseconds: timeoutMs),
+              !ready.isEmpty else { continue }
         let result = evdev.readAvailable()
         var text = ""
         for var e in result.events {
@@ -123,9 +120,9 @@ private func chooseDevice(_ wanted: String?) -> String? {
 }
 
 /// Writes recording text; says why when the write fails.
-private func writeRecording(_ fd: Int32, _ text: String) -> Bool {
-    guard writeAll(fd, text) else {
-        eprint("gestured record: write failed: \(SystemError.last)")
+private func writeRecording(_ fd: FileDescriptor, _ text: String) -> Bool {
+    do { try fd.writeAll(Array(text.utf8)) } catch {
+        eprint("gestured record: write failed: \(error)")
         return false
     }
     return true

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureDaemon
 import CommandArguments
 import GestureCore
@@ -44,8 +41,10 @@ struct OutputBuffer {
         text = ""
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { write(1, $0.baseAddress! + offset, $0.count - offset) }
-            if n <= 0 { if n < 0 && SystemError.last == .interrupted { continue }; return }
+            let written = bytes[offset...].withUnsafeBytes { raw in
+                Result { () throws(SystemError) in try FileDescriptor.standardOutput.write(raw) }
+            }
+            guard case .success(let n) = written, n > 0 else { return }
             offset += n
         }
     }
@@ -98,16 +97,15 @@ func replayMain(_ arguments: [String]) -> Int32 {
 func replayStream(file: String, descPath: String?, afterChunk: () -> Void = {},
                   _ emit: (GestureJSON.DeviceInfo, Instant, GesturePipeline.Output) -> Void) throws(RecordingError) {
     let name = file == "-" ? "<stdin>" : file
-    let fd: Int32 = file == "-" ? 0 : open(file, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw RecordingError(file: name, line: 0, message: "cannot open: \(SystemError.last)") }
-    defer { if fd != 0 { close(fd) } }
+    let fd: FileDescriptor
+    do { fd = file == "-" ? .standardInput : try FileDescriptor.open(file, .readOnly) } catch {
+        throw RecordingError(file: name, line: 0, message: "cannot open: \(error)")
+    }
+    defer { if fd != .standardInput { fd.close() } }
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     func read() throws(RecordingError) -> ArraySlice<UInt8> {
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n >= 0 { return chunk[0..<n] }
-            let error = SystemError.last
-            if error != .interrupted { throw RecordingError(file: name, line: 0, message: "cannot read: \(error)") }
+        do { return chunk[0..<(try chunk.withUnsafeMutableBytes { try fd.read(into: $0) })] } catch {
+            throw RecordingError(file: name, line: 0, message: "cannot read: \(error)")
         }
     }
     var first = try read()

@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CommandArguments
 import GestureDaemon
+import LinuxSystem
 
 let runUsage = """
     usage: gestured run [--config FILE] [--socket PATH] [--replay RECORDING]… [--replay-loop]
@@ -38,14 +36,7 @@ let runSyntax = CommandSyntax(command: "gestured run", help: runUsage, options: 
 func runMain(_ arguments: [String]) -> Int32 {
     var o = DaemonOptions()
     o.daemonVersion = version
-    var env: [String: String] = [:]
-    var p = environ
-    while let entry = p.pointee {
-        let s = String(cString: entry)
-        if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
-        p += 1
-    }
-    o.environment = env
+    o.environment = CurrentProcess.environment
     let parsed = runSyntax.parse(arguments)
     for argument in parsed.arguments {
         switch argument {

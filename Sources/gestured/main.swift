@@ -1,8 +1,7 @@
 // gestured: argument parsing and subcommands only. Each subcommand lives in its own file as a
 // function `xxxMain(_ arguments: [String]) -> Int32` taking the arguments after its name.
-#if canImport(Glibc)
-import Glibc
-#endif
+
+import LinuxSystem
 
 let version = "0.1.0"
 
@@ -39,19 +38,19 @@ extension String {
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let first = arguments.first else {
     eprint(usage(), terminator: "")
-    exit(2)
+    CurrentProcess.exit(2)
 }
 switch first {
 case "--version", "-V", "version":
     print("gestured \(version)")
-    exit(0)
+    CurrentProcess.exit(0)
 case "--help", "-h", "help":
     print(usage(), terminator: "")
-    exit(0)
+    CurrentProcess.exit(0)
 default:
     guard let command = subcommands.first(where: { $0.name == first }) else {
         eprint("gestured: unknown command '\(first)'\n\n" + usage(), terminator: "")
-        exit(2)
+        CurrentProcess.exit(2)
     }
-    exit(command.main(Array(arguments.dropFirst())))
+    CurrentProcess.exit(command.main(Array(arguments.dropFirst())))
 }

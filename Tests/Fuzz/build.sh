@@ -16,7 +16,7 @@ out="${FUZZ_OUT:-$here/.build}"
 san="${FUZZ_SANITIZE:-fuzzer}"
 mkdir -p "$out/mod" "$out/bin"
 swiftc="${SWIFTC:-swiftc}"
-common="-parse-as-library -O -g -sanitize=$san -swift-version 6 -I $root/Sources/CYAML -I $root/Sources/CLibevdev -I $out/mod"
+common="-parse-as-library -O -g -sanitize=$san -swift-version 6 -I $root/Sources/CYAML -I $root/Sources/CLibevdev -I $root/Sources/CLinuxSys -I $out/mod"
 
 # Compiles one package module (Sources/<m>, Tests/Support for GestureTestSupport) into a static
 # library + .swiftmodule.

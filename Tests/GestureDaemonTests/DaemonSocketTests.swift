@@ -205,12 +205,12 @@ import GestureWire
         let dir = TestPaths.tempDirectory()
         let path = dir + "/stale.sock"
         let fd = try SocketServer.listen(path: path, mode: 0o600, group: nil)
-        close(fd)
+        fd.close()
         #expect(access(path, F_OK) == 0)
         let fd2 = try SocketServer.listen(path: path, mode: 0o600, group: nil)
         // But a live one is not taken over.
         #expect(throws: SocketServer.ListenError.self) { _ = try SocketServer.listen(path: path, mode: 0o600, group: nil) }
-        close(fd2)
+        fd2.close()
         unlink(path)
         rmdir(dir)
     }

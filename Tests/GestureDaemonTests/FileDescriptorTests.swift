@@ -73,19 +73,19 @@ import LinuxSystem
         defer { r.close(); w.close() }
         let timer = try TimerFD()
         defer { timer.descriptor.close() }
-        try epoll.add(r.rawValue, events: Epoll.readable)
-        try epoll.add(timer.descriptor.rawValue, events: Epoll.readable)
+        try epoll.add(r, events: Epoll.readable)
+        try epoll.add(timer.descriptor, events: Epoll.readable)
         var events = Epoll.Events(capacity: 4)
         #expect(try epoll.wait(into: &events, timeoutMilliseconds: 0) == 0)
 
         try w.writeAll([42])
         #expect(try epoll.wait(into: &events, timeoutMilliseconds: 1000) == 1)
-        #expect(events[0].fd == r.rawValue && events[0].events & Epoll.readable != 0)
-        try epoll.remove(r.rawValue)
+        #expect(events[0].fd == r && events[0].events & Epoll.readable != 0)
+        try epoll.remove(r)
 
         timer.arm(at: MonotonicClock.now() + .milliseconds(5))
         #expect(try epoll.wait(into: &events, timeoutMilliseconds: 2000) == 1)
-        #expect(events[0].fd == timer.descriptor.rawValue)
+        #expect(events[0].fd == timer.descriptor)
         #expect(timer.acknowledge() == 1)
         #expect(timer.acknowledge() == 0)   // cleared: a non-blocking read finds nothing
     }

@@ -7,6 +7,7 @@ import Foundation
 import Testing
 import GestureCore
 import GestureDaemon
+import LinuxSystem
 import GestureRecording
 
 /// Runs `gestured ARGS` (stdin from `input`, or /dev/null) to completion, killing it after
@@ -94,7 +95,7 @@ func runGestured(_ args: [String], input: String? = nil, environment: [String: S
     @Test func test_logger_escapesControlCharactersButKeepsLines() throws {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
-        let logger = Logger(level: .debug, journal: false, fd: fds[1])
+        let logger = Logger(level: .debug, journal: false, fd: FileDescriptor(rawValue: fds[1]))
         logger.log(.notice, "a\u{1b}[31mb\u{07}\nsecond")
         close(fds[1])
         var buf = [UInt8](repeating: 0, count: 4096)

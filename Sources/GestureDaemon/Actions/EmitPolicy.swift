@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CSystemd
 import GestureConfig
+import LinuxSystem
 
 /// A socket peer, from SO_PEERCRED and /proc/PID/status.
 public struct PeerCredentials: Hashable, Sendable {
@@ -60,16 +58,15 @@ public enum SeatSession {
         var session: UnsafeMutablePointer<CChar>?
         var uid = uid_t(0)
         let rc = sd_seat_get_active(seat, &session, &uid)
-        free(session)
+        CMemory.free(session)
         return rc >= 0 ? UInt32(uid) : nil
     }
 
     /// The id of seat0's active session (nil without logind).
     public static func activeSession() -> String? {
         var session: UnsafeMutablePointer<CChar>?
-        guard sd_seat_get_active(seat, &session, nil) >= 0, let session else { return nil }
-        defer { free(session) }
-        return String(cString: session)
+        guard sd_seat_get_active(seat, &session, nil) >= 0 else { CMemory.free(session); return nil }
+        return CMemory.takeString(session)
     }
 
     /// The session whose lock pauses `gestured listen`: the one this process runs in (started
@@ -77,11 +74,10 @@ public enum SeatSession {
     /// unit runs outside any session), else seat0's active one.
     public static func ownSession() -> String? {
         var session: UnsafeMutablePointer<CChar>?
-        if sd_pid_get_session(0, &session) >= 0 || sd_uid_get_display(getuid(), &session) >= 0, let s = session {
-            defer { free(s) }
-            return String(cString: s)
+        if sd_pid_get_session(0, &session) >= 0 || sd_uid_get_display(CurrentProcess.userID, &session) >= 0, session != nil {
+            return CMemory.takeString(session)
         }
-        free(session)
+        CMemory.free(session)
         return activeSession()
     }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CSystemd
 import LinuxSystem
 
@@ -42,11 +39,11 @@ public final class SessionLock {
         let rc = sd_bus_open_system(&b)
         guard rc >= 0, let b else { return "no system D-Bus (\(SystemError(negated: rc)))" }
         bus = b
-        loop.add(sd_bus_get_fd(b)) { [unowned self] _ in self.processBus() }
+        loop.add(FileDescriptor(rawValue: sd_bus_get_fd(b))) { [unowned self] _ in self.processBus() }
         var m: OpaquePointer?
         if sd_login_monitor_new(category, &m) >= 0, let m {
             monitor = m
-            loop.add(sd_login_monitor_get_fd(m)) { [unowned self] _ in
+            loop.add(FileDescriptor(rawValue: sd_login_monitor_get_fd(m))) { [unowned self] _ in
                 _ = sd_login_monitor_flush(m)
                 self.follow(self.choose())
                 self.processBus()
@@ -59,8 +56,8 @@ public final class SessionLock {
 
     public func stop() {
         slot.map { _ = sd_bus_slot_unref($0) }; slot = nil
-        if let m = monitor { loop.remove(sd_login_monitor_get_fd(m)); _ = sd_login_monitor_unref(m); monitor = nil }
-        if let b = bus { loop.remove(sd_bus_get_fd(b)); _ = sd_bus_flush_close_unref(b); bus = nil }
+        if let m = monitor { loop.remove(FileDescriptor(rawValue: sd_login_monitor_get_fd(m))); _ = sd_login_monitor_unref(m); monitor = nil }
+        if let b = bus { loop.remove(FileDescriptor(rawValue: sd_bus_get_fd(b))); _ = sd_bus_flush_close_unref(b); bus = nil }
     }
 
     /// Watches `newSession` for LockedHint changes.
@@ -106,9 +103,8 @@ public final class SessionLock {
     private func objectPath(_ session: String?) -> String? {
         guard let session else { return nil }
         var out: UnsafeMutablePointer<CChar>?
-        guard sd_bus_path_encode("/org/freedesktop/login1/session", session, &out) >= 0, let out else { return nil }
-        defer { free(out) }
-        return String(cString: out)
+        guard sd_bus_path_encode("/org/freedesktop/login1/session", session, &out) >= 0 else { CMemory.free(out); return nil }
+        return CMemory.takeString(out)
     }
 
     /// Handles what is queued, including messages a synchronous property read took in.

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
 import LinuxSystem
 
@@ -34,35 +31,21 @@ public final class SessionLockWatcher: Sendable {
                 report: @escaping @Sendable (Report) -> Void) {
         self.choose = choose
         self.report = report
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { report(.unavailable("cannot create a pipe: \(SystemError.last)")); return }
-        let box = Unmanaged.passRetained(Box(watcher: self, ready: fds[1])).toOpaque()
-        var tid = pthread_t()
-        let rc = pthread_create(&tid, nil, { arg in
-            let box = Unmanaged<Box>.fromOpaque(arg!).takeRetainedValue()
-            box.watcher.run(ready: box.ready)
-            return nil
-        }, box)
-        if rc == 0 {
-            pthread_detach(tid)
-            var byte: UInt8 = 0
-            while read(fds[0], &byte, 1) < 0 && SystemError.last == .interrupted {}
-        } else {
-            Unmanaged<Box>.fromOpaque(box).release()
-            close(fds[1])
-            report(.unavailable("cannot start a thread: \(SystemError(code: rc))"))
+        let ready: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        do { ready = try FileDescriptor.pipe() } catch { report(.unavailable("cannot create a pipe: \(error)")); return }
+        do {
+            try SystemThread.detached { [self] in run(ready: ready.writeEnd) }
+            var byte: [UInt8] = [0]
+            _ = byte.withUnsafeMutableBytes { try? ready.readEnd.read(into: $0) }
+        } catch {
+            ready.writeEnd.close()
+            report(.unavailable("cannot start a thread: \(error)"))
         }
-        close(fds[0])
-    }
-
-    private final class Box {
-        let watcher: SessionLockWatcher
-        let ready: Int32
-        init(watcher: SessionLockWatcher, ready: Int32) { self.watcher = watcher; self.ready = ready }
+        ready.readEnd.close()
     }
 
     /// The thread: follows the lock for the life of the process.
-    private func run(ready: Int32) {
+    private func run(ready: FileDescriptor) {
         let loop = EventLoop()
         let lock = SessionLock(loop: loop, log: Logger(level: .warning), monitorCategory: nil, choose: choose)
         lock.onChange = { [self] now, session in
@@ -76,9 +59,8 @@ public final class SessionLockWatcher: Sendable {
         }
         lock.onFollow = { [self] session in report(.following(session: session)) }
         let problem = lock.start()
-        var byte: UInt8 = 1
-        _ = write(ready, &byte, 1)
-        close(ready)
+        _ = [UInt8(1)].withUnsafeBytes { try? ready.write($0) }
+        ready.close()
         if let problem { report(.unavailable(problem)); return }
         loop.run()
     }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureWire
 import LinuxSystem
 
@@ -25,14 +22,14 @@ public struct ConnectError: Error, CustomStringConvertible, Sendable {
 /// One connection to the daemon's socket (blocking): lines in, lines out. Used by `monitor`,
 /// `listen` (through `ReconnectingClient`) and tests.
 public final class DaemonConnection {
-    public let fd: Int32
+    public let fd: FileDescriptor
     private var buffer: [UInt8] = []
 
     public init(path: String) throws(ConnectError) {
-        do { fd = try FileDescriptor.connectUnix(path).rawValue } catch { throw ConnectError(path: path, error: error) }
+        do { fd = try FileDescriptor.connectUnix(path) } catch { throw ConnectError(path: path, error: error) }
     }
 
-    deinit { FileDescriptor(rawValue: fd).close() }
+    deinit { fd.close() }
 
     /// Sends one line (a newline is added). False when the daemon is gone.
     @discardableResult
@@ -40,7 +37,7 @@ public final class DaemonConnection {
         let bytes = Array((line + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { try? FileDescriptor(rawValue: fd).send(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+            let n = bytes.withUnsafeBytes { try? fd.send(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
             guard let n, n > 0 else { return false }
             offset += n
         }
@@ -68,7 +65,7 @@ public final class DaemonConnection {
                 if !skipping { skipping = true; return .tooLong }
             }
             var chunk = [UInt8](repeating: 0, count: 16384)
-            let n = chunk.withUnsafeMutableBytes { try? FileDescriptor(rawValue: fd).read(into: $0) }
+            let n = chunk.withUnsafeMutableBytes { try? fd.read(into: $0) }
             guard let n, n > 0 else { return nil }
             buffer.append(contentsOf: chunk[0..<n])
         }
@@ -125,7 +122,7 @@ public final class ReconnectingClient: Sendable {
             do { connection = try DaemonConnection(path: path) } catch {
                 guard handle(.connectFailed(error, retryIn: backoff, first: !reported), { _ in false }) else { return }
                 reported = true
-                Self.sleep(backoff)
+                MonotonicClock.sleep(for: backoff)
                 backoff = min(backoff * 2, maximumBackoff)
                 continue
             }
@@ -149,9 +146,4 @@ public final class ReconnectingClient: Sendable {
         }
     }
 
-    static func sleep(_ d: Duration) {
-        var ts = timespec(tv_sec: Int(d.components.seconds), tv_nsec: Int(d.components.attoseconds / 1_000_000_000))
-        var rest = timespec()
-        while nanosleep(&ts, &rest) != 0 && SystemError.last == .interrupted { ts = rest }
-    }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureCore
 import LinuxSystem
 
@@ -9,15 +6,15 @@ import LinuxSystem
 /// the system has them, and its timeout. The hook runner's worker thread owns it; nothing here
 /// logs or waits.
 final class ChildProcess {
-    let pid: pid_t
-    /// Readable when the shell exits; -1 without pidfds (then poll it) or once it has exited.
-    private(set) var pidfd: Int32
+    let pid: Int32
+    /// Readable when the shell exits; nil without pidfds (then poll it) or once it has exited.
+    private(set) var pidfd: FileDescriptor?
     /// The shell exited but processes it started in the background still run in its process
     /// group: the hook still counts against max_concurrent and its timeout still applies.
     var leaderExited = false
-    /// The read ends of the output pipes; -1 once closed.
-    private(set) var stdout: Int32
-    private(set) var stderr: Int32
+    /// The read ends of the output pipes; nil once closed.
+    private(set) var stdout: FileDescriptor?
+    private(set) var stderr: FileDescriptor?
     private var stdoutLines = OutputLineBuffer()
     private var stderrLines = OutputLineBuffer()
     var timeout: ChildTimeout
@@ -42,7 +39,7 @@ final class ChildProcess {
         }
         for fd in [outPipe.readEnd, errPipe.readEnd] { fd.setNonBlocking() }
         defer { outPipe.writeEnd.close(); errPipe.writeEnd.close() }
-        let pid: pid_t
+        let pid: Int32
         do {
             pid = try ChildSpawn.shell(command, environment: environment, stdout: outPipe.writeEnd, stderr: errPipe.writeEnd)
         } catch {
@@ -51,14 +48,14 @@ final class ChildProcess {
         }
         self.pid = pid
         self.label = "\(label) pid \(pid)"
-        pidfd = (try? PidFD.open(pid))?.rawValue ?? -1
-        stdout = outPipe.readEnd.rawValue
-        stderr = errPipe.readEnd.rawValue
+        pidfd = try? PidFD.open(pid)
+        stdout = outPipe.readEnd
+        stderr = errPipe.readEnd
         self.timeout = ChildTimeout(deadline: MonotonicClock.now() + timeout, killAfter: killAfter)
     }
 
     /// Sends `signal` to the child's whole process group.
-    func signalGroup(_ signal: Int32) { ChildSpawn.signalGroup(pid, signal) }
+    func signalGroup(_ signal: Signal) { ChildSpawn.signalGroup(pid, signal) }
 
     /// True while any process of the child's process group lives (its zombies, orphaned to us as
     /// the subreaper, are reaped here first).
@@ -88,28 +85,27 @@ final class ChildProcess {
             case .signalled(let sig): exit = .signal(sig)
             }
         } catch .interrupted { return nil } catch { exit = .unknown(error) }
-        if pidfd >= 0 { FileDescriptor(rawValue: pidfd).close(); pidfd = -1 }
+        pidfd?.close(); pidfd = nil
         return exit
     }
 
     /// Reads what one output pipe holds and returns its complete lines; at the pipe's end or
     /// with `final` also the last partial line, and the pipe is closed.
     func readLines(stdout isStdout: Bool, final: Bool = false) -> [[UInt8]] {
-        let fd = isStdout ? stdout : stderr
-        guard fd >= 0 else { return [] }
+        guard let fd = isStdout ? stdout : stderr else { return [] }
         var buffer = isStdout ? stdoutLines : stderrLines
         var chunk = [UInt8](repeating: 0, count: 4096)
         var eof = false
         while true {
-            let n = chunk.withUnsafeMutableBytes { try? FileDescriptor(rawValue: fd).read(into: $0) }
+            let n = chunk.withUnsafeMutableBytes { try? fd.read(into: $0) }
             if let n, n > 0 { buffer.append(chunk[0..<n]); if buffer.isFull { break }; continue }
             if n == 0 { eof = true }
             break
         }
         let lines = buffer.takeLines(end: eof || final)
         if eof || final {
-            FileDescriptor(rawValue: fd).close()
-            if isStdout { stdout = -1 } else { stderr = -1 }
+            fd.close()
+            if isStdout { stdout = nil } else { stderr = nil }
         }
         if isStdout { stdoutLines = buffer } else { stderrLines = buffer }
         return lines
@@ -117,8 +113,8 @@ final class ChildProcess {
 
     /// Closes what is still open (the pidfd and the pipes).
     func closeAll() {
-        for fd in [pidfd, stdout, stderr] where fd >= 0 { FileDescriptor(rawValue: fd).close() }
-        pidfd = -1; stdout = -1; stderr = -1
+        for fd in [pidfd, stdout, stderr] { fd?.close() }
+        pidfd = nil; stdout = nil; stderr = nil
     }
 }
 

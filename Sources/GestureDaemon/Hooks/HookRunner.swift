@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureConfig
 import GestureCore
 import Synchronization
@@ -51,9 +48,9 @@ public final class HookRunner: Sendable {
     private let shared: Mutex<Shared>
     private let log: HookLog
     /// Write end wakes the worker; read end is polled by it.
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
-    private let thread: Mutex<pthread_t?>
+    private let wakeRead: FileDescriptor
+    private let wakeWrite: FileDescriptor
+    private let thread: Mutex<SystemThread?>
     /// Drops at the cap are logged at most once per this interval (and at shutdown).
     static let dropReportInterval: Duration = .seconds(10)
 
@@ -68,26 +65,20 @@ public final class HookRunner: Sendable {
         // A hook's background children (`cmd &`) are orphaned when its shell exits; as their
         // reaper we can wait for them by process group instead of leaving zombies to pid 1.
         ChildSpawn.becomeSubreaper()
-        var fds: [Int32] = [-1, -1]
+        var ends = (Poll.skipped, Poll.skipped)
         do {
             let pipe = try FileDescriptor.pipe()
             for end in [pipe.readEnd, pipe.writeEnd] { end.setNonBlocking() }
-            fds = [pipe.readEnd.rawValue, pipe.writeEnd.rawValue]
+            ends = (pipe.readEnd, pipe.writeEnd)
         } catch { log(3, "gestured bug: cannot create the hook runner's wake pipe: \(error)") }
-        wakeRead = fds[0]; wakeWrite = fds[1]
+        (wakeRead, wakeWrite) = ends
         thread = Mutex(nil)
-        let box = Unmanaged.passRetained(self).toOpaque()
-        var tid = pthread_t()
-        let rc = pthread_create(&tid, nil, { arg in
-            let runner = Unmanaged<HookRunner>.fromOpaque(arg!).takeRetainedValue()
-            runner.workerLoop()
-            return nil
-        }, box)
-        if rc == 0 {
-            thread.withLock { $0 = tid }
-        } else {
-            Unmanaged<HookRunner>.fromOpaque(box).release()
-            log(3, "gestured bug: cannot start the hook thread: \(SystemError(code: rc)); hooks will not run")
+        do {
+            // The worker holds the runner until it ends (shutdown joins it).
+            let started = try SystemThread.start { [self] in workerLoop() }
+            thread.withLock { $0 = started }
+        } catch {
+            log(3, "gestured bug: cannot start the hook thread: \(error); hooks will not run")
         }
     }
 
@@ -154,7 +145,7 @@ public final class HookRunner: Sendable {
 
     private func wake() {
         // A full pipe already means "wake up".
-        _ = [UInt8(1)].withUnsafeBytes { try? FileDescriptor(rawValue: wakeWrite).write($0) }
+        _ = [UInt8(1)].withUnsafeBytes { try? wakeWrite.write($0) }
     }
 
     /// Stops accepting gestures, sends SIGTERM to running children, SIGKILL to those still there
@@ -162,9 +153,9 @@ public final class HookRunner: Sendable {
     public func shutdown() {
         let already = shared.withLock { s -> Bool in defer { s.stopping = true }; return s.stopping }
         wake()
-        guard !already, let tid = thread.withLock({ t -> pthread_t? in defer { t = nil }; return t }) else { return }
-        pthread_join(tid, nil)
-        FileDescriptor(rawValue: wakeRead).close(); FileDescriptor(rawValue: wakeWrite).close()
+        guard !already, let worker = thread.withLock({ t -> SystemThread? in defer { t = nil }; return t }) else { return }
+        worker.join()
+        wakeRead.close(); wakeWrite.close()
     }
 
     // MARK: the worker thread
@@ -196,39 +187,35 @@ public final class HookRunner: Sendable {
             let now = MonotonicClock.now()
             if stopping && !stopSent {
                 stopSent = true
-                for c in children where c.timeout.stop(now: now) { c.signalGroup(SIGTERM) }
+                for c in children where c.timeout.stop(now: now) { c.signalGroup(.terminate) }
             }
             let dropsDue = reportDrops(now: now, force: stopping)
             if stopping && children.isEmpty { break }
             for c in children { enforceTimeout(c, now: now) }
 
             // Poll: the wake pipe, each child's pidfd and open output pipes.
-            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            var fds = [Poll.Entry(wakeRead, .readable)]
             for c in children {
-                fds.append(pollfd(fd: c.pidfd, events: Int16(POLLIN), revents: 0))
-                fds.append(pollfd(fd: c.stdout, events: Int16(POLLIN), revents: 0))
-                fds.append(pollfd(fd: c.stderr, events: Int16(POLLIN), revents: 0))
+                fds.append(Poll.Entry(c.pidfd ?? Poll.skipped, .readable))
+                fds.append(Poll.Entry(c.stdout ?? Poll.skipped, .readable))
+                fds.append(Poll.Entry(c.stderr ?? Poll.skipped, .readable))
             }
-            let n = fds.withUnsafeMutableBufferPointer {
-                poll($0.baseAddress, nfds_t($0.count), pollTimeout(children, dropsDue: dropsDue))
-            }
-            if n < 0 {
-                let error = SystemError.last
+            do { try Poll.wait(&fds, timeoutMilliseconds: pollTimeout(children, dropsDue: dropsDue)) } catch {
                 if error != .interrupted {
                     log(3, "gestured bug: hook poll failed: \(error)")
-                    usleep(10_000)
+                    MonotonicClock.sleep(for: .milliseconds(10))
                 }
             }
-            if fds[0].revents != 0 {
+            if !fds[0].returned.isEmpty {
                 var buf = [UInt8](repeating: 0, count: 64)
-                while (buf.withUnsafeMutableBytes { try? FileDescriptor(rawValue: wakeRead).read(into: $0) } ?? 0) > 0 {}
+                while (buf.withUnsafeMutableBytes { try? wakeRead.read(into: $0) } ?? 0) > 0 {}
             }
             var finished: [Int] = []
             for (i, c) in children.enumerated() {
                 let base = 1 + 3 * i
-                if c.stdout >= 0 && fds[base + 1].revents != 0 { drain(c, stdout: true, limiter: &limiter, limits: limits) }
-                if c.stderr >= 0 && fds[base + 2].revents != 0 { drain(c, stdout: false, limiter: &limiter, limits: limits) }
-                if checkExit(c, pidfdReady: fds[base].revents != 0) { finished.append(i) }
+                if c.stdout != nil && !fds[base + 1].returned.isEmpty { drain(c, stdout: true, limiter: &limiter, limits: limits) }
+                if c.stderr != nil && !fds[base + 2].returned.isEmpty { drain(c, stdout: false, limiter: &limiter, limits: limits) }
+                if checkExit(c, pidfdReady: !fds[base].returned.isEmpty) { finished.append(i) }
             }
             for i in finished.reversed() {
                 let c = children.remove(at: i)
@@ -245,11 +232,11 @@ public final class HookRunner: Sendable {
     private func enforceTimeout(_ c: ChildProcess, now: Instant) {
         switch c.timeout.step(now: now) {
         case .terminate?:
-            c.signalGroup(SIGTERM)
+            c.signalGroup(.terminate)
             shared.withLock { $0.stats.terminated += 1 }
             log(4, "hook \(c.label): timed out, sent SIGTERM")
         case .kill?:
-            c.signalGroup(SIGKILL)
+            c.signalGroup(.kill)
             shared.withLock { $0.stats.killed += 1 }
             log(4, "hook \(c.label): still running \(c.timeout.killAfter.totalMicroseconds / 1000) ms after SIGTERM, sent SIGKILL")
         case nil:
@@ -264,7 +251,7 @@ public final class HookRunner: Sendable {
         if let next = children.compactMap(\.timeout.nextDeadline).min() {
             timeout = Self.milliseconds(until: next)
         }
-        if children.contains(where: { $0.pidfd < 0 }) {
+        if children.contains(where: { $0.pidfd == nil }) {
             timeout = timeout < 0 ? 50 : Swift.min(timeout, 50)
         }
         if let due = dropsDue {
@@ -278,7 +265,7 @@ public final class HookRunner: Sendable {
     /// process of its group is left.
     private func checkExit(_ c: ChildProcess, pidfdReady: Bool) -> Bool {
         if c.leaderExited { return !c.groupAlive() }
-        guard c.pidfd < 0 || pidfdReady, let exit = c.reap() else { return false }
+        guard c.pidfd == nil || pidfdReady, let exit = c.reap() else { return false }
         switch exit {
         case .status(let code): log(code == 0 ? 7 : 4, "hook \(c.label): exited with status \(code)")
         case .signal(let sig): log(c.timeout.termSent ? 6 : 4, "hook \(c.label): killed by signal \(sig)")
