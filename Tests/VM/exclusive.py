@@ -54,7 +54,7 @@ def wait_clone(d, real, after=0, settled=True):
     # sysfs shows the new node a moment after the daemon logs it (udev's add runs behind, under load).
     deadline = time.monotonic() + 5
     while node not in clone_nodes() and time.monotonic() < deadline: time.sleep(0.05)
-    check(node in clone_nodes(), f"{node} lacks the phys mark gestured-virtual/clone: {virtual_nodes()}")
+    check(node in clone_nodes(), f"{node} lacks the phys mark gestured-virtual/clone: {virtual_nodes()}; log: {d.stderr()[after:][-1500:]}")
     if settled: settle()
     return node
 
@@ -304,7 +304,7 @@ def exclusive_removal_reload_and_twenty_plug_cycles_leave_no_clone_fd_or_grab():
         for _ in range(20): cycle()
         after = fd_settled(d, before)
         check(after == before, f"fd count went from {before} to {after} over 20 exclusive plug cycles: "
-                               f"before {links}, after {d.fd_links()}")
+                               f"before {links}, after {d.fd_links()}; log: {d.stderr()[-1500:]}")
         # Reload turning exclusive off while a finger is down: released only at the lift.
         m = len(d.stderr())
         node = ts.plug()
