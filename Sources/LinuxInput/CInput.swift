@@ -309,6 +309,4 @@ enum CInput {
         return .success(out)
     }
 
-    /// Names in a directory, without "." and ".." (none when it cannot be read).
-    static func listDirectory(_ path: String) -> [String] { (try? FileSystem.names(in: path)) ?? [] }
 }

@@ -108,7 +108,7 @@ public final class DeviceMonitor {
                 return [.unavailable(node: "udev enumerate", error: e)]
             }
         case .inotify:
-            let names = CInput.listDirectory(inputDirectory).filter { $0.hasPrefix("event") }
+            let names = (FileContents.names(inDirectory: inputDirectory) ?? []).filter { $0.hasPrefix("event") }
                 .sorted { (Int($0.dropFirst(5)) ?? 0) < (Int($1.dropFirst(5)) ?? 0) }
             return names.compactMap { probe(inputDirectory + "/" + $0) }
         }
@@ -198,7 +198,7 @@ public final class DeviceMonitor {
     }
 
     private func rescan() -> [DeviceChange] {
-        let present = Set(CInput.listDirectory(inputDirectory).filter { $0.hasPrefix("event") }.map { inputDirectory + "/" + $0 })
+        let present = Set((FileContents.names(inDirectory: inputDirectory) ?? []).filter { $0.hasPrefix("event") }.map { inputDirectory + "/" + $0 })
         var changes: [DeviceChange] = []
         for node in known.keys.sorted() where !present.contains(node) {
             known.removeValue(forKey: node); changes.append(.removed(node: node))

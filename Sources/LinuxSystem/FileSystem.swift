@@ -72,18 +72,4 @@ public enum FileSystem {
 
     /// access(2) with W_OK: whether this process's real user may write it.
     public static func isWritable(_ path: String) -> Bool { access(path, W_OK) == 0 }
-
-    /// The names in a directory (readdir), without "." and "..", in the order the kernel gives.
-    public static func names(in path: String) throws(SystemError) -> [String] {
-        guard let dir = opendir(path) else { throw .last }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
 }
