@@ -39,8 +39,10 @@ let package = Package(
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CLibudev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
-        // sd-login and sd-bus: who sits at the seat, and whether their session is locked.
-        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // sd-login and sd-bus (who sits at the seat, whether their session is locked; listen's D-Bus
+        // focus backends): libsystemd-dev's headers only, libsystemd.so.0 dlopen()ed on first use, so
+        // a daemon that never asks logind does not map it (docs/ARCHITECTURE.md, "libsystemd").
+        .target(name: "CSystemd"),
         // Focus tracking in the user's session (gestured listen): X11, Wayland (D-Bus goes through CSystemd).
         .systemLibrary(name: "CXCB", pkgConfig: "xcb", providers: [.apt(["libxcb1-dev"])]),
         .systemLibrary(name: "CWaylandClient", pkgConfig: "wayland-client", providers: [.apt(["libwayland-dev"])]),

@@ -2,55 +2,59 @@ import CSystemd
 import LinuxSystem
 
 /// A thin owner of one sd-bus connection to the session bus (or the address given), with the
-/// few calls the KWin and GNOME backends need; non-variadic sd-bus functions only.
+/// few calls the KWin and GNOME backends need; non-variadic sd-bus functions only, through CSystemd's
+/// gsd_ twins (libsystemd.so.0 is loaded by the first connection, not by the executable).
 final class DBusConnection {
     let bus: OpaquePointer
     private var slots: [OpaquePointer?] = []
 
     init(address: String?) throws(FocusError) {
+        if let e = gsd_load() {
+            throw FocusError("libsystemd.so.0 cannot be loaded (\(String(cString: e))): D-Bus focus tracking needs it")
+        }
         var b: OpaquePointer?
-        var r = sd_bus_new(&b)
+        var r = gsd_bus_new(&b)
         guard r >= 0, let bus = b else { throw FocusError("sd_bus_new: \(DBusConnection.message(r))") }
         if let address, !address.isEmpty {
-            r = sd_bus_set_address(bus, address)
+            r = gsd_bus_set_address(bus, address)
         } else if let run = CurrentProcess.environmentValue("XDG_RUNTIME_DIR") {
-            r = sd_bus_set_address(bus, "unix:path=\(run)/bus")
+            r = gsd_bus_set_address(bus, "unix:path=\(run)/bus")
         } else {
-            sd_bus_unref(bus)
+            gsd_bus_unref(bus)
             throw FocusError("DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are not set")
         }
-        if r >= 0 { r = sd_bus_set_bus_client(bus, 1) }
-        if r >= 0 { r = sd_bus_start(bus) }
-        guard r >= 0 else { sd_bus_unref(bus); throw FocusError("cannot connect to the session bus: \(DBusConnection.message(r))") }
+        if r >= 0 { r = gsd_bus_set_bus_client(bus, 1) }
+        if r >= 0 { r = gsd_bus_start(bus) }
+        guard r >= 0 else { gsd_bus_unref(bus); throw FocusError("cannot connect to the session bus: \(DBusConnection.message(r))") }
         self.bus = bus
     }
 
     deinit {
-        for s in slots { sd_bus_slot_unref(s) }
-        sd_bus_flush_close_unref(bus)
+        for s in slots { gsd_bus_slot_unref(s) }
+        gsd_bus_flush_close_unref(bus)
     }
 
     static func message(_ r: Int32) -> String { SystemError(negated: r).description }
 
-    var fd: Int32 { sd_bus_get_fd(bus) }
+    var fd: Int32 { gsd_bus_get_fd(bus) }
 
     var uniqueName: String {
         var p: UnsafePointer<CChar>?
-        return sd_bus_get_unique_name(bus, &p) >= 0 && p != nil ? String(cString: p!) : ""
+        return gsd_bus_get_unique_name(bus, &p) >= 0 && p != nil ? String(cString: p!) : ""
     }
 
     /// Calls a method with string arguments; the reply (caller unrefs) or an error.
     func call(_ destination: String, _ path: String, _ interface: String, _ member: String,
               _ arguments: [String] = [], timeoutMicroseconds: UInt64 = 3_000_000) throws(FocusError) -> OpaquePointer {
         var m: OpaquePointer?
-        var r = sd_bus_message_new_method_call(bus, &m, destination, path, interface, member)
-        for a in arguments where r >= 0 { r = a.withCString { sd_bus_message_append_basic(m, CChar(UInt8(ascii: "s")), $0) } }
-        guard r >= 0 else { sd_bus_message_unref(m); throw FocusError("\(member): \(DBusConnection.message(r))") }
-        defer { sd_bus_message_unref(m) }
+        var r = gsd_bus_message_new_method_call(bus, &m, destination, path, interface, member)
+        for a in arguments where r >= 0 { r = a.withCString { gsd_bus_message_append_basic(m, CChar(UInt8(ascii: "s")), $0) } }
+        guard r >= 0 else { gsd_bus_message_unref(m); throw FocusError("\(member): \(DBusConnection.message(r))") }
+        defer { gsd_bus_message_unref(m) }
         var error = sd_bus_error(name: nil, message: nil, _need_free: 0)
-        defer { sd_bus_error_free(&error) }
+        defer { gsd_bus_error_free(&error) }
         var reply: OpaquePointer?
-        r = sd_bus_call(bus, m, timeoutMicroseconds, &error, &reply)
+        r = gsd_bus_call(bus, m, timeoutMicroseconds, &error, &reply)
         guard r >= 0, let reply else {
             let text = error.message.map { String(cString: $0) } ?? DBusConnection.message(r)
             throw FocusError("\(destination) \(interface).\(member): \(text)")
@@ -63,7 +67,7 @@ final class DBusConnection {
         var out: [String] = []
         for _ in 0..<count {
             var p: UnsafePointer<CChar>?
-            guard sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &p) > 0, let p else { return nil }
+            guard gsd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &p) > 0, let p else { return nil }
             out.append(String(cString: p))
         }
         return out
@@ -74,10 +78,10 @@ final class DBusConnection {
     /// Runs every queued message's callbacks; false when the connection is gone.
     func process() -> Bool {
         while true {
-            let r = sd_bus_process(bus, nil)
+            let r = gsd_bus_process(bus, nil)
             if r < 0 { return false }
             if r == 0 { break }
         }
-        return sd_bus_flush(bus) >= 0 && sd_bus_is_open(bus) > 0
+        return gsd_bus_flush(bus) >= 0 && gsd_bus_is_open(bus) > 0
     }
 }

@@ -25,7 +25,7 @@ final class GnomeBackend: FocusBackend {
         changes = []; gone = false
         let me = Unmanaged.passUnretained(self).toOpaque()
         var slot: OpaquePointer?
-        var r = sd_bus_match_signal(d.bus, &slot, GnomeBackend.service, GnomeBackend.path, GnomeBackend.interface, "Changed", { m, data, _ in
+        var r = gsd_bus_match_signal(d.bus, &slot, GnomeBackend.service, GnomeBackend.path, GnomeBackend.interface, "Changed", { m, data, _ in
             let b = Unmanaged<GnomeBackend>.fromOpaque(data!).takeUnretainedValue()
             if let m, let a = DBusConnection.strings(m, 3) { b.changes.append(GnomeBackend.change(a)) }
             else { b.warnings.append("skipped a Changed signal without three strings") }
@@ -34,7 +34,7 @@ final class GnomeBackend: FocusBackend {
         guard r >= 0 else { throw FocusError("cannot follow \(GnomeBackend.service): \(DBusConnection.message(r))") }
         d.keep(slot)
         var owner: OpaquePointer?
-        r = sd_bus_match_signal(d.bus, &owner, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+        r = gsd_bus_match_signal(d.bus, &owner, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                 "NameOwnerChanged", { m, data, _ in
             let b = Unmanaged<GnomeBackend>.fromOpaque(data!).takeUnretainedValue()
             if let m, let a = DBusConnection.strings(m, 3), a[0] == GnomeBackend.service, a[2].isEmpty { b.gone = true }
@@ -44,7 +44,7 @@ final class GnomeBackend: FocusBackend {
         dbus = d
         do throws(FocusError) {
             let reply = try d.call(GnomeBackend.service, GnomeBackend.path, GnomeBackend.interface, "Get")
-            defer { sd_bus_message_unref(reply) }
+            defer { gsd_bus_message_unref(reply) }
             guard let a = DBusConnection.strings(reply, 3) else { throw FocusError("its Get reply is not three strings") }
             changes = [GnomeBackend.change(a)]
         } catch {

@@ -42,7 +42,7 @@ final class KWinBackend: FocusBackend {
         changes = []
         var slot: OpaquePointer?
         let me = Unmanaged.passUnretained(self).toOpaque()
-        let r = sd_bus_add_object(d.bus, &slot, KWinBackend.objectPath, { m, data, _ in
+        let r = gsd_bus_add_object(d.bus, &slot, KWinBackend.objectPath, { m, data, _ in
             KWinBackend.handle(m, Unmanaged<KWinBackend>.fromOpaque(data!).takeUnretainedValue())
         }, me)
         guard r >= 0 else { throw FocusError("cannot export \(KWinBackend.objectPath): \(DBusConnection.message(r))") }
@@ -54,18 +54,18 @@ final class KWinBackend: FocusBackend {
         try writeScript(KWinBackend.script(service: d.uniqueName))
         // A script of ours left from before (same pid after a reconnect) is replaced.
         if let old = try? d.call("org.kde.KWin", "/Scripting", "org.kde.kwin.Scripting", "unloadScript", [plugin]) {
-            sd_bus_message_unref(old)
+            gsd_bus_message_unref(old)
         }
         let reply = try d.call("org.kde.KWin", "/Scripting", "org.kde.kwin.Scripting", "loadScript", [scriptPath, plugin])
         var id: Int32 = -1
-        sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "i")), &id)
-        sd_bus_message_unref(reply)
+        gsd_bus_message_read_basic(reply, CChar(UInt8(ascii: "i")), &id)
+        gsd_bus_message_unref(reply)
         guard id >= 0 else { throw FocusError("KWin did not load the focus script (loadScript returned \(id))") }
         // Plasma 6 puts the script at /Scripting/ScriptN, Plasma 5 at /N.
         var ran = false
         var last = ""
         for path in ["/Scripting/Script\(id)", "/\(id)"] where !ran {
-            do { sd_bus_message_unref(try d.call("org.kde.KWin", path, "org.kde.kwin.Script", "run")); ran = true }
+            do { gsd_bus_message_unref(try d.call("org.kde.KWin", path, "org.kde.kwin.Script", "run")); ran = true }
             catch { last = error.description }
         }
         guard ran else { throw FocusError("KWin loaded the focus script but did not run it: \(last)") }
@@ -83,7 +83,7 @@ final class KWinBackend: FocusBackend {
     }
 
     private static func handle(_ m: OpaquePointer?, _ b: KWinBackend) -> Int32 {
-        guard let m, sd_bus_message_is_method_call(m, interface, "Changed") > 0 else { return 0 }
+        guard let m, gsd_bus_message_is_method_call(m, interface, "Changed") > 0 else { return 0 }
         if let a = DBusConnection.strings(m, 4) {
             let app = a[0].isEmpty ? a[1] : a[0]
             if app.isEmpty && a[1].isEmpty && a[2].isEmpty && a[3].isEmpty { b.changes.append(.nothing) }
@@ -96,9 +96,9 @@ final class KWinBackend: FocusBackend {
             b.warnings.append("skipped a Changed call without four strings")
         }
         var reply: OpaquePointer?
-        if sd_bus_message_new_method_return(m, &reply) >= 0 {
-            sd_bus_send(nil, reply, nil)
-            sd_bus_message_unref(reply)
+        if gsd_bus_message_new_method_return(m, &reply) >= 0 {
+            gsd_bus_send(nil, reply, nil)
+            gsd_bus_message_unref(reply)
         }
         return 1
     }
@@ -113,7 +113,7 @@ final class KWinBackend: FocusBackend {
 
     func disconnect() {
         if let d = dbus, let r = try? d.call("org.kde.KWin", "/Scripting", "org.kde.kwin.Scripting", "unloadScript", [plugin]) {
-            sd_bus_message_unref(r)
+            gsd_bus_message_unref(r)
         }
         dbus = nil
         if !scriptPath.isEmpty { try? FileSystem.remove(scriptPath) }

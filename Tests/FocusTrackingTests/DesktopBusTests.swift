@@ -48,33 +48,33 @@ final class StandInService: @unchecked Sendable {
 
     init(address: String, name: String, paths: [String]) throws {
         var b: OpaquePointer?
-        sd_bus_new(&b)
+        gsd_bus_new(&b)
         bus = b!
         self.name = name
-        sd_bus_set_address(bus, address)
-        sd_bus_set_bus_client(bus, 1)
-        guard sd_bus_start(bus) >= 0, sd_bus_request_name(bus, name, 0) >= 0 else {
+        gsd_bus_set_address(bus, address)
+        gsd_bus_set_bus_client(bus, 1)
+        guard gsd_bus_start(bus) >= 0, gsd_bus_request_name(bus, name, 0) >= 0 else {
             throw TestFailure(description: "the stand-in cannot own \(name)")
         }
         let me = Unmanaged.passUnretained(self).toOpaque()
         for p in paths {
-            sd_bus_add_object(bus, nil, p, { m, data, _ in
+            gsd_bus_add_object(bus, nil, p, { m, data, _ in
                 let s = Unmanaged<StandInService>.fromOpaque(data!).takeUnretainedValue()
                 var t: UInt8 = 0
-                guard let m, sd_bus_message_get_type(m, &t) >= 0, t == 1 else { return 0 }   // method calls only
-                let member = String(cString: sd_bus_message_get_member(m))
-                s.calls.withLock { $0.append(String(cString: sd_bus_message_get_path(m)) + " " + member) }
+                guard let m, gsd_bus_message_get_type(m, &t) >= 0, t == 1 else { return 0 }   // method calls only
+                let member = String(cString: gsd_bus_message_get_member(m))
+                s.calls.withLock { $0.append(String(cString: gsd_bus_message_get_path(m)) + " " + member) }
                 s.handle(m, member, s.bus)
                 return 1
             }, me)
         }
         let t = Thread { [self] in
             while !stop.load(ordering: .relaxed) {
-                while sd_bus_process(bus, nil) > 0 {}
-                if releaseName.exchange(false, ordering: .relaxed) { sd_bus_release_name(bus, name) }
-                sd_bus_wait(bus, 50_000)
+                while gsd_bus_process(bus, nil) > 0 {}
+                if releaseName.exchange(false, ordering: .relaxed) { gsd_bus_release_name(bus, name) }
+                gsd_bus_wait(bus, 50_000)
             }
-            sd_bus_flush_close_unref(bus)
+            gsd_bus_flush_close_unref(bus)
         }
         thread = t
         t.start()
@@ -84,18 +84,18 @@ final class StandInService: @unchecked Sendable {
 
     static func reply(_ m: OpaquePointer, _ strings: [String] = [], int32: Int32? = nil, bool: Bool? = nil) {
         var r: OpaquePointer?
-        sd_bus_message_new_method_return(m, &r)
-        for s in strings { s.withCString { _ = sd_bus_message_append_basic(r, CChar(UInt8(ascii: "s")), $0) } }
-        if var v = int32 { sd_bus_message_append_basic(r, CChar(UInt8(ascii: "i")), &v) }
-        if let v = bool { var i: Int32 = v ? 1 : 0; sd_bus_message_append_basic(r, CChar(UInt8(ascii: "b")), &i) }
-        sd_bus_send(nil, r, nil)
-        sd_bus_message_unref(r)
+        gsd_bus_message_new_method_return(m, &r)
+        for s in strings { s.withCString { _ = gsd_bus_message_append_basic(r, CChar(UInt8(ascii: "s")), $0) } }
+        if var v = int32 { gsd_bus_message_append_basic(r, CChar(UInt8(ascii: "i")), &v) }
+        if let v = bool { var i: Int32 = v ? 1 : 0; gsd_bus_message_append_basic(r, CChar(UInt8(ascii: "b")), &i) }
+        gsd_bus_send(nil, r, nil)
+        gsd_bus_message_unref(r)
     }
 
     static func strings(_ m: OpaquePointer, _ n: Int) -> [String] {
         (0..<n).map { _ in
             var p: UnsafePointer<CChar>?
-            sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &p)
+            gsd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &p)
             return p.map { String(cString: $0) } ?? ""
         }
     }
@@ -103,11 +103,11 @@ final class StandInService: @unchecked Sendable {
     /// Sends a method call or signal with string arguments, not waiting for a reply.
     static func send(_ bus: OpaquePointer, signal: Bool, to dest: String?, _ path: String, _ iface: String, _ member: String, _ args: [String]) {
         var m: OpaquePointer?
-        if signal { sd_bus_message_new_signal(bus, &m, path, iface, member) }
-        else { sd_bus_message_new_method_call(bus, &m, dest, path, iface, member) }
-        for a in args { a.withCString { _ = sd_bus_message_append_basic(m, CChar(UInt8(ascii: "s")), $0) } }
-        sd_bus_send(bus, m, nil)
-        sd_bus_message_unref(m)
+        if signal { gsd_bus_message_new_signal(bus, &m, path, iface, member) }
+        else { gsd_bus_message_new_method_call(bus, &m, dest, path, iface, member) }
+        for a in args { a.withCString { _ = gsd_bus_message_append_basic(m, CChar(UInt8(ascii: "s")), $0) } }
+        gsd_bus_send(bus, m, nil)
+        gsd_bus_message_unref(m)
     }
 }
 

@@ -14,6 +14,9 @@ extension ActionService {
             log.notice("actions: \(why) (pid \(peer.pid))")
             return WireEncoder.error(why)
         }
+        // The first allowed request starts following the lock; start() reads LockedHint before
+        // it returns, so no request is decided on a state not yet known.
+        if !lockTried { followSessionLock() }
         if locked && !r.whenLocked {
             return WireEncoder.error("emit refused: the seat's session is locked (a binding with when_locked: true may still send)")
         }

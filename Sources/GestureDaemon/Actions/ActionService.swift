@@ -37,8 +37,8 @@ public final class ActionService: GestureSubscriber {
     /// The seat's session is locked: only `when_locked: true` bindings act.
     public var locked: Bool { lock?.locked ?? false }
     private var lock: SessionLock?
-    /// Following the lock was tried (once per run: a missing system bus is said once).
-    private var lockTried = false
+    /// Following the lock was tried (once per run: a missing libsystemd or system bus is said once).
+    private(set) var lockTried = false
     /// Called after each action is written (the benchmark's latency probe).
     public var onPlayed: ((GestureEvent) -> Void)?
 
@@ -80,7 +80,10 @@ public final class ActionService: GestureSubscriber {
         actions = config.actions
         releaseAll()
         ensureDevices()
-        if !lockTried && (!bindings.isEmpty || actions.emit) { followSessionLock() }
+        // Key and click bindings act on gestures, so the lock is followed from now on; with none,
+        // the first allowed emit request starts following (ActionService+Emit.swift), so that a
+        // daemon no client asks to send keys never loads libsystemd (docs/PERFORMANCE.md).
+        if !lockTried && !bindings.isEmpty { followSessionLock() }
     }
 
     var neededKeys: Set<UInt16> { Set(bindings.flatMap { $0.keys.flatMap(\.codes) }).union(emittedKeys) }

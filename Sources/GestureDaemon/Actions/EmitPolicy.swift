@@ -41,7 +41,7 @@ public struct EmitPolicy: Sendable {
                 if uid == p.uid { return nil }
                 active = "uid \(uid)"
             } else {
-                active = "none (or logind is not running)"
+                active = SeatSession.libraryProblem ?? "none (or logind is not running)"
             }
         }
         return "emit refused: uid \(p.uid) is not root, not the user of seat0's active session (\(active)), "
@@ -53,11 +53,17 @@ public struct EmitPolicy: Sendable {
 public enum SeatSession {
     public static let seat = "seat0"
 
+    /// Why libsystemd cannot be used (nil: it is loaded). The first call loads libsystemd.so.0
+    /// (CSystemd.h): nothing in the daemon maps it before something needs logind.
+    public static var libraryProblem: String? {
+        gsd_load().map { "libsystemd.so.0 cannot be loaded (\(String(cString: $0)))" }
+    }
+
     /// The uid of seat0's active session, through sd_seat_get_active (nil without logind).
     @Sendable public static func activeUID() -> UInt32? {
         var session: UnsafeMutablePointer<CChar>?
         var uid = uid_t(0)
-        let rc = sd_seat_get_active(seat, &session, &uid)
+        let rc = gsd_seat_get_active(seat, &session, &uid)
         CMemory.free(session)
         return rc >= 0 ? UInt32(uid) : nil
     }
@@ -65,7 +71,7 @@ public enum SeatSession {
     /// The id of seat0's active session (nil without logind).
     public static func activeSession() -> String? {
         var session: UnsafeMutablePointer<CChar>?
-        guard sd_seat_get_active(seat, &session, nil) >= 0 else { CMemory.free(session); return nil }
+        guard gsd_seat_get_active(seat, &session, nil) >= 0 else { CMemory.free(session); return nil }
         return CMemory.takeString(session)
     }
 
@@ -74,7 +80,7 @@ public enum SeatSession {
     /// unit runs outside any session), else seat0's active one.
     public static func ownSession() -> String? {
         var session: UnsafeMutablePointer<CChar>?
-        if sd_pid_get_session(0, &session) >= 0 || sd_uid_get_display(CurrentProcess.userID, &session) >= 0, session != nil {
+        if gsd_pid_get_session(0, &session) >= 0 || gsd_uid_get_display(CurrentProcess.userID, &session) >= 0, session != nil {
             return CMemory.takeString(session)
         }
         CMemory.free(session)

@@ -32,19 +32,21 @@ public final class SessionLock {
         self.choose = choose
     }
 
-    /// Connects; nil when following, else why it cannot (no system bus): the caller says it once.
+    /// Connects; nil when following, else why it cannot (libsystemd missing, no system bus): the
+    /// caller says it once.
     @discardableResult
     public func start() -> String? {
+        if let problem = SeatSession.libraryProblem { return problem }
         var b: OpaquePointer?
-        let rc = sd_bus_open_system(&b)
+        let rc = gsd_bus_open_system(&b)
         guard rc >= 0, let b else { return "no system D-Bus (\(SystemError(negated: rc)))" }
         bus = b
-        loop.add(FileDescriptor(rawValue: sd_bus_get_fd(b))) { [unowned self] _ in self.processBus() }
+        loop.add(FileDescriptor(rawValue: gsd_bus_get_fd(b))) { [unowned self] _ in self.processBus() }
         var m: OpaquePointer?
-        if sd_login_monitor_new(category, &m) >= 0, let m {
+        if gsd_login_monitor_new(category, &m) >= 0, let m {
             monitor = m
-            loop.add(FileDescriptor(rawValue: sd_login_monitor_get_fd(m))) { [unowned self] _ in
-                _ = sd_login_monitor_flush(m)
+            loop.add(FileDescriptor(rawValue: gsd_login_monitor_get_fd(m))) { [unowned self] _ in
+                _ = gsd_login_monitor_flush(m)
                 self.follow(self.choose())
                 self.processBus()
             }
@@ -55,9 +57,9 @@ public final class SessionLock {
     }
 
     public func stop() {
-        slot.map { _ = sd_bus_slot_unref($0) }; slot = nil
-        if let m = monitor { loop.remove(FileDescriptor(rawValue: sd_login_monitor_get_fd(m))); _ = sd_login_monitor_unref(m); monitor = nil }
-        if let b = bus { loop.remove(FileDescriptor(rawValue: sd_bus_get_fd(b))); _ = sd_bus_flush_close_unref(b); bus = nil }
+        slot.map { _ = gsd_bus_slot_unref($0) }; slot = nil
+        if let m = monitor { loop.remove(FileDescriptor(rawValue: gsd_login_monitor_get_fd(m))); _ = gsd_login_monitor_unref(m); monitor = nil }
+        if let b = bus { loop.remove(FileDescriptor(rawValue: gsd_bus_get_fd(b))); _ = gsd_bus_flush_close_unref(b); bus = nil }
     }
 
     /// Watches `newSession` for LockedHint changes.
@@ -65,13 +67,13 @@ public final class SessionLock {
         guard let bus else { return }
         if newSession != session || !following {
             following = true
-            slot.map { _ = sd_bus_slot_unref($0) }; slot = nil
+            slot.map { _ = gsd_bus_slot_unref($0) }; slot = nil
             session = newSession
             onFollow(newSession)
             if let path = objectPath(newSession) {
                 var s: OpaquePointer?
                 let me = Unmanaged.passUnretained(self).toOpaque()
-                let rc = sd_bus_match_signal(bus, &s, "org.freedesktop.login1", path, "org.freedesktop.DBus.Properties",
+                let rc = gsd_bus_match_signal(bus, &s, "org.freedesktop.login1", path, "org.freedesktop.DBus.Properties",
                                              "PropertiesChanged", { _, userdata, _ in
                     guard let userdata else { return 0 }
                     Unmanaged<SessionLock>.fromOpaque(userdata).takeUnretainedValue().refresh()
@@ -88,11 +90,11 @@ public final class SessionLock {
         var value: Int32 = 0
         var err = sd_bus_error()
         if let bus, let path = objectPath(session) {
-            let rc = sd_bus_get_property_trivial(bus, "org.freedesktop.login1", path, "org.freedesktop.login1.Session",
+            let rc = gsd_bus_get_property_trivial(bus, "org.freedesktop.login1", path, "org.freedesktop.login1.Session",
                                                  "LockedHint", &err, CChar(UInt8(ascii: "b")), &value)
             if rc < 0 { value = 0 }
         }
-        sd_bus_error_free(&err)
+        gsd_bus_error_free(&err)
         let now = value != 0
         if now != locked {
             locked = now
@@ -103,13 +105,13 @@ public final class SessionLock {
     private func objectPath(_ session: String?) -> String? {
         guard let session else { return nil }
         var out: UnsafeMutablePointer<CChar>?
-        guard sd_bus_path_encode("/org/freedesktop/login1/session", session, &out) >= 0 else { CMemory.free(out); return nil }
+        guard gsd_bus_path_encode("/org/freedesktop/login1/session", session, &out) >= 0 else { CMemory.free(out); return nil }
         return CMemory.takeString(out)
     }
 
     /// Handles what is queued, including messages a synchronous property read took in.
     private func processBus() {
         guard let bus else { return }
-        while sd_bus_process(bus, nil) > 0 {}
+        while gsd_bus_process(bus, nil) > 0 {}
     }
 }
