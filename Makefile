@@ -30,6 +30,7 @@ all: build man
 
 build:
 	$(SWIFT) build $(SWIFT_FLAGS) --product gestured
+	$(SWIFT) build $(SWIFT_FLAGS) --product gestured-listen
 
 man: $(MAN)
 
@@ -39,6 +40,7 @@ build/man/%: docs/man/%.scd
 
 install: all
 	install -D -m 0755 "$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/gestured" $(DESTDIR)$(BINDIR)/gestured
+	install -D -m 0755 "$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/gestured-listen" $(DESTDIR)$(BINDIR)/gestured-listen
 	install -d $(DESTDIR)$(SYSTEMDSYSTEMUNITDIR) $(DESTDIR)$(SYSTEMDUSERUNITDIR)
 	for u in gestured.service gestured.socket; do $(UNIT_EDIT) systemd/$$u > $(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/$$u; chmod 0644 $(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/$$u; done
 	$(UNIT_EDIT) systemd/gestured-listen.service > $(DESTDIR)$(SYSTEMDUSERUNITDIR)/gestured-listen.service
@@ -48,6 +50,7 @@ install: all
 	install -m 0644 udev/*.rules $(DESTDIR)$(UDEVRULESDIR)/
 	install -D -m 0644 config/gestured.yaml $(DESTDIR)$(SYSCONFDIR)/gestured/config.yaml
 	install -D -m 0644 build/man/gestured.8 $(DESTDIR)$(MANDIR)/man8/gestured.8
+	ln -sf gestured.8 $(DESTDIR)$(MANDIR)/man8/gestured-listen.8   # `gestured listen` is documented there
 	install -D -m 0644 build/man/gestured.yaml.5 $(DESTDIR)$(MANDIR)/man5/gestured.yaml.5
 	install -D -m 0644 completions/gestured.bash $(DESTDIR)$(BASHCOMPDIR)/gestured
 	install -D -m 0644 completions/_gestured $(DESTDIR)$(ZSHCOMPDIR)/_gestured

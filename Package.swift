@@ -32,6 +32,7 @@ let package = Package(
     name: "gestured",
     products: [
         .executable(name: "gestured", targets: ["gestured"]),
+        .executable(name: "gestured-listen", targets: ["gestured-listen"]),
         .executable(name: "gestured-bench", targets: ["gestured-bench"]),
     ],
     targets: [
@@ -58,8 +59,8 @@ let package = Package(
         // Thin safe wrapper over libyaml: a node tree with line:column marks.
         .target(name: "YAML", dependencies: ["CYAML"], swiftSettings: lean),
         // The bridge to the operating system: errno as SystemError, the monotonic clock as the
-        // core's Instant, whole-file reads.
-        .target(name: "LinuxSystem", dependencies: ["GestureCore", "CLinuxSys"], swiftSettings: lean),
+        // core's Instant, whole-file reads, the commands' standard streams.
+        .target(name: "LinuxSystem", dependencies: ["GestureCore", "CommandArguments", "CLinuxSys"], swiftSettings: lean),
         .target(name: "GestureRecording", dependencies: ["GestureCore", "YAML", "LinuxSystem"], swiftSettings: lean),
         .target(name: "GestureConfig", dependencies: ["GestureCore", "YAML", "LinuxSystem"], swiftSettings: lean),
         .target(name: "GestureWire", dependencies: ["GestureCore"], swiftSettings: lean),
@@ -73,7 +74,11 @@ let package = Package(
         ], swiftSettings: lean),
         .executableTarget(name: "gestured", dependencies: [
             "CommandArguments", "GestureDaemon", "GestureCore", "GestureRecording", "GestureWire", "GestureConfig", "LinuxInput", "LinuxSystem",
-            "FocusTracking",
+        ], swiftSettings: lean, linkerSettings: daemonLink),
+        // `gestured listen` (which execs it): bindings in the user's session, with focus tracking,
+        // whose libraries (libxcb, libwayland-client) the daemon then does not load.
+        .executableTarget(name: "gestured-listen", dependencies: [
+            "CommandArguments", "GestureDaemon", "GestureCore", "GestureWire", "GestureConfig", "LinuxSystem", "FocusTracking",
         ], swiftSettings: lean, linkerSettings: daemonLink),
         // Test helper for the kernel suite (Tests/VM): uinput devices from recordings' headers.
         .executableTarget(name: "gestured-uinput", dependencies: [

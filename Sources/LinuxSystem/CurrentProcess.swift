@@ -83,6 +83,15 @@ public enum CurrentProcess {
         while true { pause() }
     }
 
+    /// execv(3): replaces the process with the program at `path` (arguments[0] is its argv[0]);
+    /// returns only when that fails, with why. Descriptors without FD_CLOEXEC stay open.
+    public static func replace(with path: String, arguments: [String]) -> SystemError {
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for a in argv { Glibc.free(a) } }
+        execv(path, &argv)
+        return .last
+    }
+
     /// exit(3): flushes C stdio and ends the process with `status`.
     public static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
 }

@@ -2,6 +2,7 @@ import CommandArguments
 import GestureCore
 import GestureWire
 import LinuxInput
+import LinuxSystem
 
 private let devicesHelp = """
     usage: gestured devices [--json]

@@ -1,5 +1,6 @@
 import CommandArguments
 import GestureConfig
+import LinuxSystem
 
 let doctorHelp = """
     usage: gestured doctor [--config FILE] [--socket PATH] [--service UNIT]

@@ -2,6 +2,7 @@ import CommandArguments
 import GestureCore
 import GestureDaemon
 import GestureWire
+import LinuxSystem
 
 let monitorUsage = """
     usage: gestured monitor [--socket PATH] [--json] [--subscribe JSON]

@@ -19,7 +19,7 @@ $SUDO sh Tests/VM/setup.sh "$STATE" || skip "could not prepare the VM state in $
 command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 is not installed"
 [ -x /lib/systemd/systemd ] || skip "no /lib/systemd/systemd on this host to boot"
 echo "systemd-vm: building on the host"
-swift build --product gestured >/dev/null 2>build.err.$$ && swift build --product gestured-uinput >/dev/null 2>>build.err.$$ || {
+swift build --product gestured >/dev/null 2>build.err.$$ && swift build --product gestured-uinput >/dev/null 2>>build.err.$$ && swift build --product gestured-listen >/dev/null 2>>build.err.$$ || {
   cat build.err.$$; rm -f build.err.$$; echo "systemd-vm: build failed"; exit 1; }
 rm -f build.err.$$
 BIN=$(swift build --show-bin-path)

@@ -29,7 +29,7 @@ qemu-system-x86_64 -accel help 2>/dev/null | grep -q tcg || skip "this QEMU has 
 t1=$(date +%s)
 
 echo "kernel-vm: building on the host"
-build() { swift build --product gestured >/dev/null 2>build.err.$$ && swift build --product gestured-uinput >/dev/null 2>>build.err.$$; }
+build() { swift build --product gestured >/dev/null 2>build.err.$$ && swift build --product gestured-uinput >/dev/null 2>>build.err.$$ && swift build --product gestured-listen >/dev/null 2>>build.err.$$; }
 # A second attempt: a first build can trip over a Clang module cache race (seen as
 # "fd_set … is not present in definition of 'fd_set'" between CLinuxSys and SwiftGlibc).
 build || { echo "kernel-vm: build failed, retrying once:"; tail -3 build.err.$$; build; } || {

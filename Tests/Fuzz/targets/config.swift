@@ -1,4 +1,4 @@
-// fuzz-modules: GestureCore LinuxSystem YAML GestureConfig GestureTestSupport
+// fuzz-modules: GestureCore CommandArguments LinuxSystem YAML GestureConfig GestureTestSupport
 // The config parser: any bytes must give a Config or a ConfigError whose every diagnostic points
 // at a line:column of the input; a Config that parses must give every device finite,
 // non-negative thresholds.

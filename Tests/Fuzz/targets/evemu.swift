@@ -1,4 +1,4 @@
-// fuzz-modules: GestureCore LinuxSystem YAML GestureRecording
+// fuzz-modules: GestureCore CommandArguments LinuxSystem YAML GestureRecording
 // fuzz-support: RecordingChecks
 // The evemu reader (one-file recordings and .desc descriptions): any bytes must parse or throw a
 // RecordingError pointing at a line of the input; what parses must decode (SlotDecoder) without a

@@ -1,4 +1,4 @@
-// fuzz-modules: GestureCore LinuxSystem YAML GestureRecording
+// fuzz-modules: GestureCore CommandArguments LinuxSystem YAML GestureRecording
 // fuzz-support: RecordingChecks
 // The `libinput record` YAML reader: any bytes must parse or throw a RecordingError pointing at a
 // line of the input; what parses must decode without a touch outside the surface or a NaN.
