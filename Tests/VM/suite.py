@@ -1150,6 +1150,38 @@ def actions_locked_session_pauses_keys_logind_dbus_protocol_standin():
         if d: d.stop()
         if login: login.stop()
 
+def maps_libsystemd(d):
+    return "/libsystemd.so.0" in open(f"/proc/{d.p.pid}/maps").read()
+
+@test
+def actions_first_emit_while_locked_is_refused_logind_dbus_protocol_standin():
+    """No key bindings: libsystemd is not mapped until the first emit, which starts following the
+    lock and reads LockedHint before deciding: sent while already locked, it is refused, a
+    when_locked one is sent; after the unlock signal keys are sent again."""
+    daemon_ready()
+    login = d = None
+    try:
+        login = LogindStandin()
+        login.set(True)
+        d = Daemon(config="bindings:\n  - {gesture: tap, fingers: 2, command: ':'}\n", env=login.env); c = d.client()
+        def emit(**extra):
+            c.s.sendall((json.dumps(dict({"type": "emit", "keys": ["ctrl+alt+Right"]}, **extra)) + "\n").encode())
+            return c.wait(lambda m: m.get("type") in ("ok", "error"), 10, "the reply to emit")
+        time.sleep(0.5)
+        check(not maps_libsystemd(d), "libsystemd mapped before any emit request")
+        r = emit()
+        check(r.get("type") == "error" and "the seat's session is locked" in r.get("reason", ""), f"first emit while locked: {r}")
+        check(maps_libsystemd(d), "libsystemd not mapped after an emit request")
+        r = emit(when_locked=True)
+        check(r == {"type": "ok", "request": "emit"}, f"when_locked emit while locked: {r}")
+        login.set(False)
+        wait_log(d, "c1 unlocked", 10, "the daemon did not see the unlock")
+        r = emit()
+        check(r == {"type": "ok", "request": "emit"}, f"emit after the unlock: {r}")
+    finally:
+        if d: d.stop()
+        if login: login.stop()
+
 LISTEN_LOCK_CONFIG = """bindings:
   - gesture: swipe
     fingers: 3
