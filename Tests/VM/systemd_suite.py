@@ -151,7 +151,7 @@ def install():
         state["bin"] = "/usr/bin/gestured"
         check(prop("gestured.socket", "UnitFileState") == "enabled", "the package did not enable gestured.socket")
     else:
-        sh(f"install -m 0755 {BIN}/gestured /usr/local/bin/gestured")
+        sh(f"install -m 0755 {BIN}/gestured {BIN}/gestured-listen /usr/local/bin/")
         sh(f"install -D -m 0644 {ROOT}/config/gestured.yaml {CONF}")
         sh(f"install -m 0644 {ROOT}/systemd/gestured.sysusers /usr/lib/sysusers.d/gestured.conf && systemd-sysusers")
         sh(f"install -m 0644 {ROOT}/systemd/gestured.service {ROOT}/systemd/gestured.socket /etc/systemd/system/")
