@@ -4,7 +4,7 @@
 Runs inside the kernel VM (started by Tests/VM/sidebyside.sh, as root, with real evdev, uinput and
 udevd), against the release binaries built on the host and Debian's libinput-tools and lisgd.
 
-usage: sidebyside.py --bin BIN --root ROOT [--quick] [--scenario=NAME] [--bare] [--split] [--libinput-first] [--floor=PATH] [throughput] [latency] [recognition] [profile] [syscalls]
+usage: sidebyside.py --bin BIN --root ROOT [--quick] [--scenario=NAME] [--bare] [--split] [--libinput-first] [--floor=PATH] [--last-bin=PATH] [throughput] [latency] [recognition] [profile] [syscalls]
 
 throughput   per scenario, one uinput device (gestured-uinput, from a recording's header) plays real
              recordings from Tests/Fixtures back to back, read at once by `gestured run` (realistic
@@ -43,7 +43,10 @@ if SPLIT: ARGS.remove("--split"); BARE = True
 ONLY = [a.split("=", 1)[1] for a in ARGS if a.startswith("--scenario=")]
 ARGS = [a for a in ARGS if not a.startswith("--scenario=")]
 FLOOR = next((a.split("=", 1)[1] for a in ARGS if a.startswith("--floor=")), None)
-ARGS = [a for a in ARGS if not a.startswith("--floor=")]
+# --last-bin=PATH runs gestured-last from another build: an A/B of two builds in one run (swap
+# them between runs, since the order the readers opened the device moves the figures too).
+LAST_BIN = next((a.split("=", 1)[1] for a in ARGS if a.startswith("--last-bin=")), None)
+ARGS = [a for a in ARGS if not a.startswith(("--floor=", "--last-bin="))]
 sys.argv = [sys.argv[0]] + [a for a in ARGS if a.startswith("--") or os.path.sep in a]
 sys.path.insert(0, HERE)
 import suite  # noqa: E402  (Device, Daemon, Client, Lines, settle)
@@ -182,7 +185,7 @@ def start_consumers(node, touchscreen, config_path):
     # readers in the order they opened it, and the first one woken reads most frames one at a time
     # (more wake-ups per frame): `gestured` opens first, the unfavourable place, and stays the
     # headline; `gestured-last` shows what the order alone moves.
-    dl = Daemon(config=open(config_path).read()); cl = connect(dl)
+    dl = Daemon(config=open(config_path).read(), binary=LAST_BIN); cl = connect(dl)
     threading.Thread(target=lambda: [None for _ in iter(cl.q.get, None)], daemon=True).start()
     consumers.append(Consumer("gestured-last", [dl.p]))
     return d, client, count, consumers

@@ -157,10 +157,10 @@ def daemon_ready():
 class Daemon(Lines):
     """`gestured run --socket S` with a config of its own (stderr is the log)."""
     count = 0
-    def __init__(self, extra=(), env=None, config=None):
+    def __init__(self, extra=(), env=None, config=None, binary=None):
         Daemon.count += 1
         self.socket = f"{WORK}/d{Daemon.count}.sock"
-        argv = [GESTURED, "run", "--socket", self.socket]
+        argv = [binary or GESTURED, "run", "--socket", self.socket]
         if config:
             path = f"{WORK}/d{Daemon.count}.yaml"; open(path, "w").write(config); argv += ["--config", path]
         super().__init__(argv + list(extra), env=env, stdin=subprocess.DEVNULL, name=f"gestured-run-{Daemon.count}")
