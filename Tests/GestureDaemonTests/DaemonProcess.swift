@@ -24,6 +24,19 @@ enum TestPaths {
         return candidates.first { access($0, X_OK) == 0 && !$0.hasSuffix(".xctest/gestured") }
     }
 
+    /// Runs `bin` with `args` to its end: the exit status and what it wrote (stdout and stderr).
+    static func run(_ bin: String, _ args: [String]) throws -> (status: Int32, output: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: bin)
+        p.arguments = args
+        let pipe = Pipe()
+        p.standardOutput = pipe; p.standardError = pipe
+        try p.run()
+        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return (p.terminationStatus, out)
+    }
+
     static func fixture(_ prefix: String) -> String {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: fixtures.path)) ?? []
         let name = names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".evemu") }.sorted().first ?? prefix

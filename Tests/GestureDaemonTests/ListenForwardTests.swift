@@ -4,24 +4,12 @@ import Testing
 /// `gestured listen` replaces itself with gestured-listen from its own directory (the daemon's
 /// executable carries no focus tracking): the real binaries, run as a user runs them.
 struct ListenForwardTests {
-    static func run(_ bin: String, _ args: [String]) throws -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: bin)
-        p.arguments = args
-        let pipe = Pipe()
-        p.standardOutput = pipe; p.standardError = pipe
-        try p.run()
-        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return (p.terminationStatus, out)
-    }
-
     @Test func test_listen_runsGesturedListenBesideIt_withTheArguments() throws {
         let bin = try #require(TestPaths.binary, "the gestured binary is not built next to the tests")
-        let r = try Self.run(bin, ["listen", "--focus-backend", "nowhere"])
+        let r = try TestPaths.run(bin, ["listen", "--focus-backend", "nowhere"])
         #expect(r.status == 2)
         #expect(r.output.contains("gestured listen: unknown focus backend 'nowhere'"))
-        let help = try Self.run(bin, ["listen", "--help"])
+        let help = try TestPaths.run(bin, ["listen", "--help"])
         #expect(help.status == 0 && help.output.hasPrefix("usage: gestured listen"))
     }
 
@@ -32,7 +20,7 @@ struct ListenForwardTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let lone = dir.appendingPathComponent("gestured").path
         try FileManager.default.copyItem(atPath: bin, toPath: lone)
-        let r = try Self.run(lone, ["listen", "--help"])
+        let r = try TestPaths.run(lone, ["listen", "--help"])
         #expect(r.status == 127)
         #expect(r.output.contains("cannot run \(dir.path)/gestured-listen: No such file or directory"))
     }

@@ -14,15 +14,7 @@ import Testing
 
     static func help(_ args: [String]) throws -> String {
         guard let bin = TestPaths.binary else { throw TestFailure(description: "the gestured binary is not built next to the tests") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: bin)
-        p.arguments = args
-        let pipe = Pipe()
-        p.standardOutput = pipe; p.standardError = pipe
-        try p.run()
-        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return out
+        return try TestPaths.run(bin, args).output
     }
 
     /// The commands `gestured --help` lists.
