@@ -103,7 +103,7 @@ public final class DeviceMonitor {
             switch CInput.udevEnumerateInput(udev) {
             case .success(let devices):
                 // Not yet processed by udevd: its "add" will come through the monitor.
-                return devices.filter(\.initialized).compactMap { consider($0, action: "add") }
+                return devices.filter(\.initialized).flatMap { consider($0, action: "add") }
             case .failure(let e):
                 return [.unavailable(node: "udev enumerate", error: e)]
             }
@@ -121,7 +121,7 @@ public final class DeviceMonitor {
         case .udev:
             guard let monitor else { return [] }
             while let info = CInput.udevMonitorReceive(monitor) {
-                if let c = consider(info, action: info.action ?? "add") { changes.append(c) }
+                changes += consider(info, action: info.action ?? "add")
             }
         case .inotify:
             for event in inotify?.read() ?? [] {
@@ -147,27 +147,39 @@ public final class DeviceMonitor {
 
     // MARK: udev
 
-    private func consider(_ info: CInput.UdevInfo, action: String) -> DeviceChange? {
-        guard info.sysname.hasPrefix("event"), let node = info.devnode else { return nil }
+    /// What one udev event changes. udevd delivers the events of unrelated devices in any order,
+    /// so when a device is unplugged and the next one gets its node, the old device's "remove"
+    /// may come after the new one's "add". A node is therefore matched with its syspath: an "add"
+    /// at a node known for another syspath removes the old device first (it is gone, or its node
+    /// would not be free), and a "remove" for a syspath no longer at that node changes nothing.
+    func consider(_ info: CInput.UdevInfo, action: String) -> [DeviceChange] {
+        guard info.sysname.hasPrefix("event"), let node = info.devnode else { return [] }
         if action == "remove" {
-            return known.removeValue(forKey: node) != nil ? .removed(node: node) : nil
+            guard known[node]?.syspath == info.syspath else { return [] }
+            known[node] = nil
+            return [.removed(node: node)]
         }
-        guard action == "add" || action == "change" || action == "bind" else { return nil }
+        guard action == "add" || action == "change" || action == "bind" else { return [] }
+        var changes: [DeviceChange] = []
+        if let old = known[node], old.syspath != info.syspath {
+            known[node] = nil
+            changes.append(.removed(node: node))
+        }
         if VirtualDeviceMark.isGestureds(phys: info.phys) {
-            return known[node] != nil ? nil : .ignored(node: node, reason: VirtualDeviceMark.ignoredReason(info.name))
+            return changes + (known[node] != nil ? [] : [.ignored(node: node, reason: VirtualDeviceMark.ignoredReason(info.name))])
         }
         let kind: DeviceKind
         if info.properties["ID_INPUT_TOUCHSCREEN"] == "1" { kind = .touchscreen }
         else if info.properties["ID_INPUT_TOUCHPAD"] == "1" { kind = .touchpad }
         else {
-            if known[node] != nil { return nil }
+            if known[node] != nil { return changes }
             let tags = info.properties.filter { $0.value == "1" }.keys.sorted().joined(separator: " ")
-            return .ignored(node: node, reason: "not a touchscreen or touchpad (udev: \(tags.isEmpty ? "no ID_INPUT_*" : tags))\(info.name.map { ", \"\($0)\"" } ?? "")")
+            return changes + [.ignored(node: node, reason: "not a touchscreen or touchpad (udev: \(tags.isEmpty ? "no ID_INPUT_*" : tags))\(info.name.map { ", \"\($0)\"" } ?? "")")]
         }
         let device = DiscoveredDevice(node: node, kind: kind, syspath: info.syspath, name: info.name)
-        if known[node] == device { return nil } // duplicate (enumeration raced the monitor)
+        if known[node] == device { return changes } // duplicate (enumeration raced the monitor)
         known[node] = device
-        return .added(device)
+        return changes + [.added(device)]
     }
 
     // MARK: inotify
