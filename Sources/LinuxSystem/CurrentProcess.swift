@@ -55,6 +55,14 @@ public enum CurrentProcess {
         return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// `name` in the running executable's directory (nil when /proc/self/exe is unreadable):
+    /// the programs installed or built beside it.
+    public static func siblingPath(_ name: String) -> String? {
+        guard var path = executablePath else { return nil }
+        while let last = path.last, last != "/" { path.removeLast() }
+        return path + name
+    }
+
     /// getenv(3): the value of `name`, nil when unset.
     public static func environmentValue(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }

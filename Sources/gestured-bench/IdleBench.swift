@@ -3,9 +3,7 @@ import LinuxSystem
 
 /// The `gestured` executable built next to this bench (same .build/<config>/ directory).
 func siblingExecutable(_ name: String) -> String? {
-    guard var path = CurrentProcess.executablePath else { return nil }
-    while let last = path.last, last != "/" { path.removeLast() }
-    path += name
+    guard let path = CurrentProcess.siblingPath(name) else { return nil }
     return FileSystem.isExecutable(path) ? path : nil
 }
 

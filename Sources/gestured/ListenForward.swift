@@ -3,10 +3,7 @@ import LinuxSystem
 /// `gestured listen ARGS`: replaces this process with gestured-listen from the same directory
 /// (Sources/gestured-listen), which carries the focus tracking the daemon has no use for.
 func listenMain(_ arguments: [String]) -> Int32 {
-    let directory = CurrentProcess.executablePath.map { path in
-        String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-    } ?? "."
-    let program = directory + "/gestured-listen"
+    let program = CurrentProcess.siblingPath("gestured-listen") ?? "./gestured-listen"
     let error = CurrentProcess.replace(with: program, arguments: [program] + arguments)
     eprint("gestured listen: cannot run \(program): \(error) (it is installed beside gestured: "
         + "`make install`, or copy .build/release/gestured-listen next to gestured)")

@@ -55,6 +55,14 @@ import LinuxSystem
         #expect(!FileSystem.isExecutable("/etc/hostname") || getuid() == 0)
     }
 
+    @Test func test_siblingPath_isTheNameInTheExecutablesDirectory() throws {
+        let path = try #require(CurrentProcess.executablePath)
+        let name = String(path.split(separator: "/").last ?? "")
+        let sibling = try #require(CurrentProcess.siblingPath("gestured-listen"))
+        #expect(sibling == String(path.dropLast(name.count)) + "gestured-listen")
+        #expect(sibling.hasPrefix("/") && !sibling.contains("//"))
+    }
+
     @Test func test_nanoseconds_agreesWithInstant_andNeverGoesBack() {
         let a = MonotonicClock.nanoseconds()
         let instant = MonotonicClock.now()
