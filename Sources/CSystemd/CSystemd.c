@@ -23,7 +23,7 @@ static void load(void) {
     void *library = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
     if (!library) {
         const char *e = dlerror();
-        snprintf(problem, sizeof problem, "%s", e ? e : "libsystemd.so.0: dlopen failed");
+        snprintf(problem, sizeof problem, "libsystemd.so.0 cannot be loaded (%s)", e ? e : "dlopen failed");
         return;
     }
     // A symbol missing (a libsystemd older than the headers): nothing is used, the text names it.
@@ -35,7 +35,7 @@ static void load(void) {
     loaded = 1;
     return;
 missing:
-    snprintf(problem, sizeof problem, "%s", dlerror());
+    snprintf(problem, sizeof problem, "libsystemd.so.0 cannot be loaded (%s)", dlerror());
     memset(&table, 0, sizeof table);
     dlclose(library);
 }

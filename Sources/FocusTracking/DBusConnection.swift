@@ -10,7 +10,7 @@ final class DBusConnection {
 
     init(address: String?) throws(FocusError) {
         if let e = gsd_load() {
-            throw FocusError("libsystemd.so.0 cannot be loaded (\(String(cString: e))): D-Bus focus tracking needs it")
+            throw FocusError("\(String(cString: e)): D-Bus focus tracking needs it")
         }
         var b: OpaquePointer?
         var r = gsd_bus_new(&b)

@@ -11,8 +11,9 @@
 #include <systemd/sd-login.h>
 
 /// Loads libsystemd.so.0 and every function below, once per process (thread-safe). NULL when
-/// loaded; otherwise why not (dlerror's text, naming the library or the missing symbol), and
-/// every gsd_ function then fails: int ones with -ELIBACC, pointer ones with NULL.
+/// loaded; otherwise why not ("libsystemd.so.0 cannot be loaded (…)" with dlerror's text, naming
+/// the library or the missing symbol), and every gsd_ function then fails: int ones with
+/// -ELIBACC, pointer ones with NULL.
 const char *gsd_load(void);
 
 // One line per libsystemd function used: return type, name without `sd_`, parameters,

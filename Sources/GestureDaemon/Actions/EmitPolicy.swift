@@ -56,7 +56,7 @@ public enum SeatSession {
     /// Why libsystemd cannot be used (nil: it is loaded). The first call loads libsystemd.so.0
     /// (CSystemd.h): nothing in the daemon maps it before something needs logind.
     public static var libraryProblem: String? {
-        gsd_load().map { "libsystemd.so.0 cannot be loaded (\(String(cString: $0)))" }
+        gsd_load().map { String(cString: $0) }
     }
 
     /// The uid of seat0's active session, through sd_seat_get_active (nil without logind).
