@@ -75,8 +75,6 @@ def say(name, value):
     if name.endswith(".error"): ERRORS.append(f"{name}: {value}")
     print(f"{name}: {value}", flush=True)
 
-def ticks(pid): return sum(user_system_ticks(pid))
-
 def user_system_ticks(pid):
     """(utime, stime) of the whole process (every thread), in clock ticks."""
     with open(f"/proc/{pid}/stat") as f: fields = f.read().rsplit(")", 1)[1].split()
@@ -116,8 +114,11 @@ class Consumer:
         self.rss = self.dirty = self.hwm = self.smaps_rss = 0
 
     def pids(self): return [p.pid for p in self.procs]
-    def ticks(self): return sum(ticks(p) for p in self.pids())
-    def user_ticks(self): return sum(user_system_ticks(p)[0] for p in self.pids())
+    def user_system(self):
+        """(utime, stime) of every process of the consumer, summed, read once."""
+        pairs = [user_system_ticks(p) for p in self.pids()]
+        return sum(u for u, _ in pairs), sum(s for _, s in pairs)
+    def ticks(self): return sum(self.user_system())
     def sample(self):
         try:
             self.rss = max(self.rss, sum(status_kb(p, "VmRSS") for p in self.pids()))
@@ -215,8 +216,7 @@ def throughput():
         d, client, count, consumers = start_consumers(dev.node, touchscreen, config)
         try:
             time.sleep(1.0); settle_cpu(consumers)  # every consumer has opened the device and is idle
-            before = {c.name: c.ticks() for c in consumers}
-            user_before = {c.name: c.user_ticks() for c in consumers}
+            before = {c.name: c.user_system() for c in consumers}
             io_before = wakeups_and_syscalls(d.p.pid)
             woken_before = {c.name: c.wakeups() for c in consumers}
             events = 0; stop = threading.Event()
@@ -232,8 +232,7 @@ def throughput():
             stop.set()
             wall = time.monotonic() - t0
             for c in consumers: c.sample(); c.finish()
-            after = {c.name: c.ticks() for c in consumers}
-            user_after = {c.name: c.user_ticks() for c in consumers}
+            after = {c.name: c.user_system() for c in consumers}
             io_after = wakeups_and_syscalls(d.p.pid)
             woken = {c.name: c.wakeups() - woken_before[c.name] for c in consumers}
             dead = [c.name for c in consumers if not c.alive()]
@@ -241,11 +240,11 @@ def throughput():
             if dead: say(f"{name}.error", f"exited during the run: {', '.join(dead)}")
             cpu = {}
             for c in consumers:
-                ms = (after[c.name] - before[c.name]) * 1000 / CLK_TCK
-                cpu[c.name] = ms * 10000 / max(events, 1)
+                user, system = ((a - b) * 1000 / CLK_TCK * 10000 / max(events, 1)
+                                for a, b in zip(after[c.name], before[c.name]))
+                cpu[c.name] = user + system
                 say(f"{name}.cpu_ms_per_10k_events.{c.name}", f"{cpu[c.name]:.0f}")
-                user = (user_after[c.name] - user_before[c.name]) * 1000 / CLK_TCK * 10000 / max(events, 1)
-                say(f"{name}.cpu_user_system_ms_per_10k_events.{c.name}", f"{user:.0f} {cpu[c.name] - user:.0f}")
+                say(f"{name}.cpu_user_system_ms_per_10k_events.{c.name}", f"{user:.0f} {system:.0f}")
             for g in ("gestured", "gestured-last"):
                 for c in consumers[1:]:
                     if c.name.startswith("gestured") or c.name == "floor": continue
