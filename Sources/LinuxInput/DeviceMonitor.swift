@@ -160,6 +160,10 @@ public final class DeviceMonitor {
             return [.removed(node: node)]
         }
         guard action == "add" || action == "change" || action == "bind" else { return [] }
+        // A late event for a device already gone (its sysfs directory too): its phys could not be
+        // read, so it would pass for a real touchscreen even when it was one of gestured's own
+        // clones, and its node may already belong to the next device, whose own event follows.
+        if info.phys == nil && !CInput.exists(info.syspath) { return [] }
         var changes: [DeviceChange] = []
         if let old = known[node], old.syspath != info.syspath {
             known[node] = nil

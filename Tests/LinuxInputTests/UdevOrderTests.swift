@@ -9,7 +9,8 @@ import Testing
 /// labelled fault injection; the monitor itself is a real one (inotify mode on a scratch
 /// directory, so no udev socket is needed).
 @Suite struct UdevOrderTests {
-    static func event(_ node: String, _ syspath: String, phys: String? = nil,
+    /// A real device's phys reads as a string (often empty); nil means sysfs no longer had it.
+    static func event(_ node: String, _ syspath: String, phys: String? = "",
                       properties: [String: String] = ["ID_INPUT_TOUCHSCREEN": "1"]) -> CInput.UdevInfo {
         CInput.UdevInfo(action: nil, sysname: String(node.split(separator: "/").last ?? ""), syspath: syspath,
                         devnode: node, initialized: true, properties: properties, name: "touchscreen", phys: phys)
@@ -57,5 +58,14 @@ import Testing
         #expect(changes.first == .removed(node: "/dev/input/event2"))
         #expect(changes.count == 2 && m.known.isEmpty)
         #expect(m.consider(old, action: "remove") == [])
+    }
+
+    @Test func test_lateAddOfADeviceAlreadyGone_isIgnoredAndLeavesTheNodesDevice() throws {
+        let m = try Self.monitor()
+        _ = m.consider(new, action: "add")
+        // A clone's "add" handled after the clone was removed: sysfs no longer has its phys mark.
+        let gone = Self.event("/dev/input/event2", "/sys/devices/virtual/input/input99-gone/event2", phys: nil)
+        #expect(m.consider(gone, action: "add") == [])
+        #expect(m.known["/dev/input/event2"]?.syspath == new.syspath)
     }
 }
