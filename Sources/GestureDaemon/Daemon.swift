@@ -187,6 +187,13 @@ public final class Daemon {
             log.warning("devices: cannot open \(d.node): \(error.description)")
             return
         }
+        if VirtualDeviceMark.isGestureds(phys: source.evdev?.phys) {
+            // udev's view can be stale (a late event for a device already gone): the node opened
+            // is what counts, and gestured never reads its own devices.
+            log.info("devices: \(d.node) is \(VirtualDeviceMark.ignoredReason(source.description.name)); not opened")
+            source.close()
+            return
+        }
         let settings = config.settings(for: source.description)
         if settings.ignore {
             log.info("devices: \(d.node) '\(TextEscaping.escaped(source.description.name))' ignored by the config")

@@ -11,7 +11,7 @@ public enum VirtualDeviceMark {
 
     public static func isGestureds(phys: String?) -> Bool { phys?.hasPrefix(physPrefix) == true }
 
-    static func ignoredReason(_ name: String?) -> String {
+    public static func ignoredReason(_ name: String?) -> String {
         "gestured's own virtual device (phys \(physPrefix)…)\(name.map { ", \"\($0)\"" } ?? "")"
     }
 }
