@@ -4,7 +4,7 @@
 Runs inside the kernel VM (started by Tests/VM/sidebyside.sh, as root, with real evdev, uinput and
 udevd), against the release binaries built on the host and Debian's libinput-tools and lisgd.
 
-usage: sidebyside.py --bin BIN --root ROOT [--quick] [--scenario=NAME] [--bare] [--split] [--libinput-first] [--floor=PATH] [--last-bin=PATH] [throughput] [latency] [recognition] [profile] [syscalls]
+usage: sidebyside.py --bin BIN --root ROOT [--quick] [--scenario=NAME] [--bare] [--split] [--libinput-first] [--floor=PATH] [--last-bin=PATH] [throughput] [latency] [recognition] [profile] [syscalls] [instructions]
 
 throughput   per scenario, one uinput device (gestured-uinput, from a recording's header) plays real
              recordings from Tests/Fixtures back to back, read at once by `gestured run` (realistic
@@ -27,6 +27,9 @@ recognition  each touchpad recording played into uinput: libinput's gestures (wi
              --enable-tap) next to gestured's.
 profile      gestured alone on the 3M recording: syscalls and mallocs per frame, perf profile, smaps.
 syscalls     strace -c of gestured, gestured-bare and libinput on one bcm5974 playback, per frame.
+instructions user-mode instructions per event of gestured, gestured-bare, libinput (and the floor)
+             under callgrind, each recording played once: what a real CPU would execute, which
+             emulated CPU time does not show (Tests/VM/sidebyside_instructions.py).
 """
 import json, os, subprocess, sys, threading, time
 
@@ -363,6 +366,10 @@ def main():
         elif mode == "syscalls":
             import sidebyside_syscalls  # noqa: E402  (Tests/VM/sidebyside_syscalls.py)
             sidebyside_syscalls.syscalls(say, connect, frames_in, SCENARIOS, BINDINGS)
+        elif mode == "instructions":
+            import sidebyside_instructions  # noqa: E402  (Tests/VM/sidebyside_instructions.py)
+            chosen = [s for s in SCENARIOS if not ONLY or any(o in s[0] for o in ONLY)]
+            sidebyside_instructions.instructions(say, frames_in, chosen, BINDINGS, FLOOR)
         elif mode == "latency":
             config = f"{WORK}/sidebyside.yaml"; open(config, "w").write(BINDINGS)
             rc = subprocess.run([sys.executable, os.path.join(HERE, "latency.py"), "--bin", suite.BIN,

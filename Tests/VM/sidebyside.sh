@@ -2,7 +2,7 @@
 # Side by side: gestured, `libinput debug-events`, lisgd and a libinput-gestures stand-in reading
 # the same uinput devices at the same time inside the kernel VM (Tests/VM). Prints `name: value`
 # lines: CPU per 10 000 events, memory, ratios, first-line latency (docs/PERFORMANCE.md).
-# usage: Tests/VM/sidebyside.sh [--quick] [--scenario=NAME] [--bare] [--split] [--libinput-first] [--last-bin=PATH] [throughput] [latency] [recognition] [profile] [syscalls]
+# usage: Tests/VM/sidebyside.sh [--quick] [--scenario=NAME] [--bare] [--split] [--libinput-first] [--last-bin=PATH] [throughput] [latency] [recognition] [profile] [syscalls] [instructions]
 #        (no mode: throughput and latency; --quick: each recording once, as CI runs it;
 #        --scenario=NAME: only scenarios whose name contains NAME, e.g. 3m, bcm5974, hp8470p;
 #        --bare: also a daemon with no bindings and no client, to tell recognition from hooks/socket;
@@ -24,7 +24,7 @@ SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo -n"
 $SUDO sh Tests/VM/setup.sh "$STATE" || { echo "sidebyside: could not prepare the VM in $STATE"; exit 1; }
 # The peers, from Debian (the VM sees the host's root, so they are installed here).
 need=""
-for p in libinput-tools lisgd coreutils linux-perf strace; do
+for p in libinput-tools lisgd coreutils linux-perf strace valgrind; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
 done
 if [ -n "$need" ]; then

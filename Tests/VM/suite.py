@@ -205,7 +205,7 @@ def device_of(msg):
 
 class Client:
     """A socket client: JSON lines in, collected by a thread."""
-    def __init__(self, path):
+    def __init__(self, path, hello_timeout=10):
         # The socket file appears at bind(), a moment before listen() (longer under load: the
         # daemon sets the file's group and mode in between): a refused connection is retried.
         deadline = time.monotonic() + 10
@@ -218,7 +218,7 @@ class Client:
                 time.sleep(0.05)
         self.q = queue.Queue(); self.seen = []
         threading.Thread(target=self._pump, daemon=True).start()
-        self.hello = self.wait(lambda m: m.get("type") == "hello", 10, "hello")
+        self.hello = self.wait(lambda m: m.get("type") == "hello", hello_timeout, "hello")
 
     def _pump(self):
         buf = b""

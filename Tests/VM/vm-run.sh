@@ -3,6 +3,7 @@
 # real evdev/uinput (cwd = current dir; the host root visible read-only, writes go to a tmpfs
 # overlay), output streamed on stdout; exits with the command's exit code (124 = guest-side
 # timeout, 125 = the VM never reported an rc). Env: VM_TIMEOUT (s), VM_UDEV (1/0), VM_MEM (MiB).
+# VM_KEEP: see the end.
 # VM_INIT: the guest-side init (default guest-init.sh; systemd-init.sh boots systemd), VM_APPEND: more kernel arguments.
 set -u
 S=$(cd "${1:?state dir}" && pwd); shift
@@ -19,5 +20,7 @@ timeout $(( ${VM_TIMEOUT:-600} + 120 )) qemu-system-x86_64 -accel tcg -cpu max -
   -fsdev local,id=o,path=$O,security_model=passthrough -device virtio-9p-pci,fsdev=o,mount_tag=vmout \
   < /dev/null | grep --line-buffered -v '^\[ *[0-9.]*\] reboot: Power down'
 rc=$(cat $O/rc 2>/dev/null || echo 125)
+# VM_KEEP=DIR: what the guest left in /mnt/vmout/keep (e.g. the instructions mode's callgrind dumps).
+[ -n "${VM_KEEP:-}" ] && [ -d $O/keep ] && mkdir -p "$VM_KEEP" && cp -r $O/keep/. "$VM_KEEP"/
 rm -rf $O
 exit $rc
