@@ -87,7 +87,7 @@ public struct GesturePipeline: Sendable {
                 break
             }
             if let a = arena.nextDeadline, a <= due {
-                for g in arena.advance(to: a) { emit(.gesture(g)) }
+                arena.advance(to: a) { emit(.gesture($0)) }
             } else if let stuck = decoder.checkStuckTouches(at: due) {
                 deliver(stuck, emit)
             }
@@ -109,14 +109,14 @@ public struct GesturePipeline: Sendable {
         if let frame = decoder.deviceRemoved(at: time) {
             deliver(frame, emit)
         } else {
-            for g in arena.cancelAll(at: time) { emit(.gesture(g)) }
+            arena.cancelAll(at: time) { emit(.gesture($0)) }
             drain(emit)
         }
     }
 
     private mutating func deliver(_ frame: TouchFrame, _ emit: (Output) -> Void) {
         emit(.frame(frame))
-        for g in arena.process(frame) { emit(.gesture(g)) }
+        arena.process(frame) { emit(.gesture($0)) }
         drain(emit)
     }
 
