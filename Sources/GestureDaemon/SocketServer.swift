@@ -54,6 +54,8 @@ public final class SocketServer: GestureSubscriber {
     private var clients: [FileDescriptor: Client] = [:]
     /// Clients with lines queued by `receive` during the current wakeup.
     private var pendingFlush: [Client] = []
+    /// `pendingFlush` of the wakeup being flushed: the two swap, so neither is reallocated.
+    private var flushing: [Client] = []
     /// The current devices and the daemon version, for hello.
     public var helloLine: () -> String = { "" }
     /// Called after a client is accepted and its hello queued (replay-on-first-client uses it).
@@ -254,12 +256,12 @@ public final class SocketServer: GestureSubscriber {
     /// one per line (a pinch or rotate makes a line per frame; each send wakes the reader).
     private func flushPending() {
         guard !pendingFlush.isEmpty else { return }
-        let due = pendingFlush
-        pendingFlush.removeAll(keepingCapacity: true)
-        for c in due where c.flushDue {
+        swap(&flushing, &pendingFlush)
+        for c in flushing where c.flushDue {
             c.flushDue = false
             if clients[c.fd] === c { flush(c) }
         }
+        flushing.removeAll(keepingCapacity: true)
     }
 
     /// At most this much queued output is joined into one send; the rest stays in the bounded
