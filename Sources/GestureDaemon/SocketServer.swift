@@ -308,8 +308,18 @@ public final class SocketServer: GestureSubscriber {
 
     /// The line being fanned out, encoded once per message into a buffer that keeps its capacity.
     private var line = JSONBytes(capacity: 512)
+    /// Each open device's object in gesture lines (GestureJSON.deviceJSON), by device id.
+    private var deviceJSON: [(id: Int, bytes: [UInt8])] = []
+
+    private func encodedDevice(_ d: WireDevice) -> [UInt8] {
+        if let e = deviceJSON.first(where: { $0.id == d.id }) { return e.bytes }
+        let bytes = GestureJSON.deviceJSON(d.info)
+        deviceJSON.append((d.id, bytes))
+        return bytes
+    }
 
     public func receive(_ m: BusMessage) {
+        if case .deviceRemoved(let d) = m { deviceJSON.removeAll { $0.id == d.id } }
         guard !clients.isEmpty else { return }
         var encoded = false
         for c in clients.values {
@@ -336,7 +346,7 @@ public final class SocketServer: GestureSubscriber {
     private func encode(_ m: BusMessage) {
         line.clear()
         switch m {
-        case .gesture(let g, let d): GestureJSON.encode(g, device: d.info, origin: origin, into: &line)
+        case .gesture(let g, let d): GestureJSON.encode(g, deviceJSON: encodedDevice(d), origin: origin, into: &line)
         case .frame(let f, let d): GestureJSON.encode(f, origin: origin, device: d.info, into: &line)
         case .deviceAdded(let d): line.rawText(WireEncoder.deviceAdded(d))
         case .deviceRemoved(let d): line.rawText(WireEncoder.deviceRemoved(d))
