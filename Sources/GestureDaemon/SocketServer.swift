@@ -39,6 +39,8 @@ public final class SocketServer: GestureSubscriber {
         /// Lines were queued during this wakeup; `flushPending` writes them in one send.
         var flushDue = false
         var closeWhenFlushed = false
+        /// `drop` closed it (the fd number may already belong to another client).
+        var dropped = false
         init(fd: FileDescriptor, uid: UInt32, gid: UInt32, pid: Int32, limit: Int) {
             self.fd = fd; self.uid = uid; self.gid = gid; self.pid = pid
             queue = BoundedLineQueue(limit: limit)
@@ -259,7 +261,7 @@ public final class SocketServer: GestureSubscriber {
         swap(&flushing, &pendingFlush)
         for c in flushing where c.flushDue {
             c.flushDue = false
-            if clients[c.fd] === c { flush(c) }
+            if !c.dropped { flush(c) }
         }
         flushing.removeAll(keepingCapacity: true)
     }
@@ -298,6 +300,7 @@ public final class SocketServer: GestureSubscriber {
 
     private func drop(_ c: Client, reason: String) {
         guard clients.removeValue(forKey: c.fd) != nil else { return }
+        c.dropped = true
         loop.remove(c.fd)
         c.fd.close()
         let missed = c.queue.droppedTotal
