@@ -28,6 +28,9 @@ public struct GesturePipeline: Sendable {
     /// Time of the last event fed.
     public private(set) var lastTime: Instant?
     private var reportedBackwardTime = false
+    /// `nextDeadline`, kept up to date after every change that can move it, so an event before
+    /// it costs one comparison instead of asking the decoder and every waiting recognizer.
+    private var deadline: Instant?
 
     /// - Parameters:
     ///   - device: the device as it sends events (`transform` is applied to it and to them).
@@ -45,10 +48,13 @@ public struct GesturePipeline: Sendable {
         arena = RecognizerArena(device: decoded, thresholds: thresholds ?? .defaults(for: decoded),
                                 boundKinds: boundKinds, doubleTapFingerCounts: doubleTapFingerCounts,
                                 swipeDirections: swipeDirections)
+        deadline = earliestDeadline
     }
 
     /// When `advance(to:)` next has work: the decoder's watchdog or the arena's earliest wait.
-    public var nextDeadline: Instant? {
+    public var nextDeadline: Instant? { deadline }
+
+    private var earliestDeadline: Instant? {
         switch (decoder.nextDeadline, arena.nextDeadline) {
         case (nil, nil): nil
         case (let d?, nil): d
@@ -71,23 +77,30 @@ public struct GesturePipeline: Sendable {
             event.time = last
         }
         lastTime = event.time
-        advance(to: event.time, emit)
+        if let due = deadline, due <= event.time { advance(to: event.time, emit) }
         let e = transform.isIdentity ? event : transform.apply(event, device: original)
-        guard let frame = decoder.decode(e) else { return }
-        deliver(frame, emit)
+        if let frame = decoder.decode(e) {
+            deliver(frame, emit)
+            deadline = earliestDeadline
+        } else if e.type == EventType.key {
+            // BTN_TOUCH arms or clears the watchdog. Other events only fill in the frame being
+            // assembled: neither the watchdog nor the arena (frames, time) can have moved.
+            deadline = earliestDeadline
+        }
     }
 
     /// Fires every deadline at or before `now`, each at its own instant, in time order.
     public mutating func advance(to now: Instant, _ emit: (Output) -> Void) {
         var fired = 0
-        while let due = nextDeadline, due <= now {
+        defer { deadline = earliestDeadline }
+        while let due = earliestDeadline, due <= now {
             fired += 1
             if fired > 1000 {
                 emit(.diagnostic("gestured bug: pipeline: deadline \(due) does not clear"))
                 break
             }
             if let a = arena.nextDeadline, a <= due {
-                for g in arena.advance(to: a) { emit(.gesture(g)) }
+                arena.advance(to: a) { emit(.gesture($0)) }
             } else if let stuck = decoder.checkStuckTouches(at: due) {
                 deliver(stuck, emit)
             }
@@ -106,17 +119,18 @@ public struct GesturePipeline: Sendable {
     /// The device went away: its touches and gestures in flight end `cancelled`.
     public mutating func deviceRemoved(at time: Instant, _ emit: (Output) -> Void) {
         advance(to: time, emit)
+        defer { deadline = earliestDeadline }
         if let frame = decoder.deviceRemoved(at: time) {
             deliver(frame, emit)
         } else {
-            for g in arena.cancelAll(at: time) { emit(.gesture(g)) }
+            arena.cancelAll(at: time) { emit(.gesture($0)) }
             drain(emit)
         }
     }
 
     private mutating func deliver(_ frame: TouchFrame, _ emit: (Output) -> Void) {
         emit(.frame(frame))
-        for g in arena.process(frame) { emit(.gesture(g)) }
+        arena.process(frame) { emit(.gesture($0)) }
         drain(emit)
     }
 

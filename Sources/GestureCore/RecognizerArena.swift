@@ -38,7 +38,12 @@ public struct RecognizerArena: Sendable {
     public let device: DeviceDescription
     public let thresholds: Thresholds
     /// Gesture kinds something is bound to; decides what is emitted and which waits happen.
-    public var boundKinds: Set<GestureKind>
+    public var boundKinds: Set<GestureKind> {
+        didSet { unboundKinds = Self.unbound(boundKinds) }
+    }
+    /// The kinds not in `boundKinds` (usually just doubleTap): checked per event instead of
+    /// hashing the kind's name into the set.
+    private var unboundKinds: [GestureKind]
     /// Finger counts with a doubleTap binding: only these taps wait for a possible second tap.
     public var doubleTapFingerCounts: Set<Int>
     /// Swipe (and pan) directions: 4 (90° sectors) or 8 (45° sectors). Events always carry dx/dy,
@@ -80,13 +85,14 @@ public struct RecognizerArena: Sendable {
                 boundKinds: Set<GestureKind> = Set(GestureKind.all),
                 doubleTapFingerCounts: Set<Int> = Set(1...5), swipeDirections: Int = 4) {
         self.device = device; self.thresholds = thresholds; self.boundKinds = boundKinds
+        unboundKinds = Self.unbound(boundKinds)
         self.doubleTapFingerCounts = doubleTapFingerCounts
         self.semiMT = device.isSemiMT
         self.trustToolCount = device.isSemiMT || device.contactProtocol == .singleTouch
             || (device.contactProtocol == .slots && device.slotCount < device.maximumFingerCount)
         let size = device.size
         sink.width = size.width; sink.height = size.height
-        sink.events.reserveCapacity(0)
+        sink.events.reserveCapacity(8)
         tracker.rules = ContactRules(device: device, thresholds)
         self.swipeDirections = swipeDirections
     }
@@ -110,10 +116,10 @@ public struct RecognizerArena: Sendable {
         return d
     }
 
-    /// Fires every deadline at or before `now`.
-    public mutating func advance(to now: Instant) -> [GestureEvent] {
+    /// Fires every deadline at or before `now`, handing each event to `emit`.
+    public mutating func advance(to now: Instant, _ emit: (GestureEvent) -> Void) {
         fireDeadlines(upTo: now)
-        return takeEvents()
+        takeEvents(emit)
     }
 
     private mutating func fireDeadlines(upTo now: Instant) {
@@ -149,8 +155,13 @@ public struct RecognizerArena: Sendable {
 
     // MARK: - Frames
 
-    /// Feeds one frame; overdue deadlines fire first.
-    public mutating func process(_ frame: TouchFrame) -> [GestureEvent] {
+    /// Feeds one frame; overdue deadlines fire first. Each event goes to `emit`.
+    public mutating func process(_ frame: TouchFrame, _ emit: (GestureEvent) -> Void) {
+        update(frame)
+        takeEvents(emit)
+    }
+
+    private mutating func update(_ frame: TouchFrame) {
         fireDeadlines(upTo: frame.time)
         if let last = lastTime, frame.time < last {
             sink.bug("arena: frame time \(frame.time) before the previous frame's \(last)")
@@ -159,11 +170,11 @@ public struct RecognizerArena: Sendable {
         if !frame.flags.isDisjoint(with: [.resynchronized, .deviceRemoved]) {
             cancelInFlight(at: frame.time)
             ignoringUntilLift = !frame.flags.contains(.deviceRemoved) && hasFingers(frame)
-            return takeEvents()
+            return
         }
         if ignoringUntilLift || tooManyFingers {
             if !hasFingers(frame) { ignoringUntilLift = false; tooManyFingers = false; tracker.clear() }
-            return takeEvents()
+            return
         }
         frameIsSemiMT = semiMT || frame.flags.contains(.semiMT)
         var m = tracker.update(frame, semiMT: frameIsSemiMT, trustToolCount: trustToolCount)
@@ -174,7 +185,7 @@ public struct RecognizerArena: Sendable {
             m = tracker.sample
         }
         if !inSequence {
-            guard m.fingers > 0 else { return takeEvents() }
+            guard m.fingers > 0 else { return }
             beginSequence(m)
         }
         if m.fingers > 5 && !tooManyFingers {
@@ -184,23 +195,22 @@ public struct RecognizerArena: Sendable {
             if let first = doubleTap.secondFailed() { emitTap(first, at: m.time) }
             cancelInFlight(at: m.time)
             tooManyFingers = true
-            return takeEvents()
+            return
         }
         trackFingerCount(m)
         feed(m)
         if m.fingers == 0 { endSequence(m) }
-        return takeEvents()
     }
 
     /// Device removed or SYN_DROPPED: overdue deadlines fire, then every gesture in flight ends
     /// `cancelled`, a tap waiting for its double tap is dropped, and touches still down are ignored
     /// until every finger has lifted.
-    public mutating func cancelAll(at now: Instant) -> [GestureEvent] {
+    public mutating func cancelAll(at now: Instant, _ emit: (GestureEvent) -> Void) {
         fireDeadlines(upTo: now)
         let wasDown = inSequence
         cancelInFlight(at: now)
         ignoringUntilLift = ignoringUntilLift || wasDown
-        return takeEvents()
+        takeEvents(emit)
     }
 
     // MARK: - Internals
@@ -209,13 +219,15 @@ public struct RecognizerArena: Sendable {
         frame.fingerCount > 0 || frame.touches.contains { $0.phase.isActive }
     }
 
-    private mutating func takeEvents() -> [GestureEvent] {
-        if sink.events.isEmpty { return [] }
-        defer { sink.events = [] }
-        if boundKinds.count < GestureKind.all.count {
-            return sink.events.filter { boundKinds.contains($0.kind) }
-        }
-        return sink.events
+    /// Hands the events of the bound kinds to `emit` and empties the list, keeping its buffer.
+    private mutating func takeEvents(_ emit: (GestureEvent) -> Void) {
+        if sink.events.isEmpty { return }
+        for e in sink.events where !unboundKinds.contains(e.kind) { emit(e) }
+        sink.events.removeAll(keepingCapacity: true)
+    }
+
+    private static func unbound(_ kinds: Set<GestureKind>) -> [GestureKind] {
+        GestureKind.all.filter { !kinds.contains($0) }
     }
 
     private func bound(_ kind: GestureKind) -> Bool { boundKinds.contains(kind) }

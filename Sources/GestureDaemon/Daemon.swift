@@ -311,8 +311,12 @@ public final class Daemon {
     // MARK: - Time
 
     private func rearmTimer() {
-        let deadlines = sessions.values.compactMap(\.nextDeadline) + (watchdogDue.map { [$0] } ?? [])
-        timer.arm(at: deadlines.min())
+        // The earliest, without building an array on every wakeup.
+        var earliest = watchdogDue
+        for s in sessions.values {
+            if let d = s.nextDeadline, earliest.map({ d < $0 }) ?? true { earliest = d }
+        }
+        timer.arm(at: earliest)
     }
 
     private func timerFired() {

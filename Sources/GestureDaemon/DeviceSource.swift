@@ -112,6 +112,8 @@ public final class PipeDeviceSource: DeviceSource {
     /// One read buffer for the source's life (zero-filling 64 KB per read cost more than the rest
     /// of a replayed frame).
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// The events of the last read: reused by the next once the caller has let go of them.
+    private var events: [InputEvent] = []
     private var closed = false
 
     public init(description: DeviceDescription, node: String) {
@@ -151,6 +153,8 @@ public final class PipeDeviceSource: DeviceSource {
         }
         let count = pending.count / Self.recordSize
         var events: [InputEvent] = []
+        swap(&events, &self.events)
+        events.removeAll(keepingCapacity: true)
         events.reserveCapacity(count)
         pending.withUnsafeBytes { raw in
             for i in 0..<count {
@@ -163,6 +167,7 @@ public final class PipeDeviceSource: DeviceSource {
             }
         }
         pending.removeFirst(count * Self.recordSize)
+        self.events = events
         return SourceRead(events: events, status: status)
     }
 

@@ -11,7 +11,10 @@ public final class EventLoop {
     public static let hangup = Epoll.hangup
 
     private let epoll: Epoll
-    private var handlers: [FileDescriptor: Handler] = [:]
+    /// Handlers by fd number (fds are small and reused by the kernel): a wakeup finds its handler
+    /// by index instead of hashing the fd into a dictionary.
+    private var handlers: [Handler?] = []
+    public private(set) var watchedCount = 0
     private var running = false
     /// Wakeups handled so far (tests and the idle benchmark read it).
     public private(set) var wakeups = 0
@@ -30,7 +33,10 @@ public final class EventLoop {
     @discardableResult
     public func add(_ fd: FileDescriptor, events: UInt32 = EventLoop.readable, _ handler: @escaping Handler) -> Bool {
         guard (try? epoll.add(fd, events: events)) != nil else { return false }
-        handlers[fd] = handler
+        let i = Int(fd.rawValue)
+        if i >= handlers.count { handlers.append(contentsOf: repeatElement(nil, count: i + 1 - handlers.count)) }
+        if handlers[i] == nil { watchedCount += 1 }
+        handlers[i] = handler
         return true
     }
 
@@ -40,11 +46,13 @@ public final class EventLoop {
 
     /// Stops watching `fd` (call before closing it).
     public func remove(_ fd: FileDescriptor) {
-        guard handlers.removeValue(forKey: fd) != nil else { return }
+        let i = Int(fd.rawValue)
+        guard i >= 0, i < handlers.count, handlers[i] != nil else { return }
+        handlers[i] = nil
+        watchedCount -= 1
         try? epoll.remove(fd)
     }
 
-    public var watchedCount: Int { handlers.count }
 
     /// Runs `action` after the handlers of every wakeup (in the order they were added).
     public func afterEachWakeup(_ action: @escaping () -> Void) { afterWakeup.append(action) }
@@ -64,7 +72,8 @@ public final class EventLoop {
             for i in 0..<n {
                 let (fd, ready) = events[i]
                 // A handler earlier in this batch may have removed it.
-                guard let h = handlers[fd] else { continue }
+                let i = Int(fd.rawValue)
+                guard i >= 0, i < handlers.count, let h = handlers[i] else { continue }
                 h(ready)
                 if !running { break }
             }

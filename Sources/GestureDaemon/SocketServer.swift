@@ -39,6 +39,8 @@ public final class SocketServer: GestureSubscriber {
         /// Lines were queued during this wakeup; `flushPending` writes them in one send.
         var flushDue = false
         var closeWhenFlushed = false
+        /// `drop` closed it (the fd number may already belong to another client).
+        var dropped = false
         init(fd: FileDescriptor, uid: UInt32, gid: UInt32, pid: Int32, limit: Int) {
             self.fd = fd; self.uid = uid; self.gid = gid; self.pid = pid
             queue = BoundedLineQueue(limit: limit)
@@ -54,6 +56,8 @@ public final class SocketServer: GestureSubscriber {
     private var clients: [FileDescriptor: Client] = [:]
     /// Clients with lines queued by `receive` during the current wakeup.
     private var pendingFlush: [Client] = []
+    /// `pendingFlush` of the wakeup being flushed: the two swap, so neither is reallocated.
+    private var flushing: [Client] = []
     /// The current devices and the daemon version, for hello.
     public var helloLine: () -> String = { "" }
     /// Called after a client is accepted and its hello queued (replay-on-first-client uses it).
@@ -254,12 +258,12 @@ public final class SocketServer: GestureSubscriber {
     /// one per line (a pinch or rotate makes a line per frame; each send wakes the reader).
     private func flushPending() {
         guard !pendingFlush.isEmpty else { return }
-        let due = pendingFlush
-        pendingFlush.removeAll(keepingCapacity: true)
-        for c in due where c.flushDue {
+        swap(&flushing, &pendingFlush)
+        for c in flushing where c.flushDue {
             c.flushDue = false
-            if clients[c.fd] === c { flush(c) }
+            if !c.dropped { flush(c) }
         }
+        flushing.removeAll(keepingCapacity: true)
     }
 
     /// At most this much queued output is joined into one send; the rest stays in the bounded
@@ -296,6 +300,7 @@ public final class SocketServer: GestureSubscriber {
 
     private func drop(_ c: Client, reason: String) {
         guard clients.removeValue(forKey: c.fd) != nil else { return }
+        c.dropped = true
         loop.remove(c.fd)
         c.fd.close()
         let missed = c.queue.droppedTotal
@@ -306,8 +311,18 @@ public final class SocketServer: GestureSubscriber {
 
     /// The line being fanned out, encoded once per message into a buffer that keeps its capacity.
     private var line = JSONBytes(capacity: 512)
+    /// Each open device's object in gesture lines (GestureJSON.deviceJSON), by device id.
+    private var deviceJSON: [(id: Int, bytes: [UInt8])] = []
+
+    private func encodedDevice(_ d: WireDevice) -> [UInt8] {
+        if let e = deviceJSON.first(where: { $0.id == d.id }) { return e.bytes }
+        let bytes = GestureJSON.deviceJSON(d.info)
+        deviceJSON.append((d.id, bytes))
+        return bytes
+    }
 
     public func receive(_ m: BusMessage) {
+        if case .deviceRemoved(let d) = m { deviceJSON.removeAll { $0.id == d.id } }
         guard !clients.isEmpty else { return }
         var encoded = false
         for c in clients.values {
@@ -334,7 +349,7 @@ public final class SocketServer: GestureSubscriber {
     private func encode(_ m: BusMessage) {
         line.clear()
         switch m {
-        case .gesture(let g, let d): GestureJSON.encode(g, device: d.info, origin: origin, into: &line)
+        case .gesture(let g, let d): GestureJSON.encode(g, deviceJSON: encodedDevice(d), origin: origin, into: &line)
         case .frame(let f, let d): GestureJSON.encode(f, origin: origin, device: d.info, into: &line)
         case .deviceAdded(let d): line.rawText(WireEncoder.deviceAdded(d))
         case .deviceRemoved(let d): line.rawText(WireEncoder.deviceRemoved(d))

@@ -68,7 +68,8 @@ public struct Subscription: Hashable, Sendable {
     }
 
     public func matches(_ g: GestureEvent, device: WireDevice) -> Bool {
-        if let kinds, !kinds.contains(g.kind) { return false }
+        // A few kinds at most: comparing the (short) names beats hashing one into the set.
+        if let kinds, !kinds.contains(where: { $0 == g.kind }) { return false }
         if let phases, !phases.contains(g.phase) { return false }
         if let fingers, !fingers.contains(g.fingers) { return false }
         return matches(device: device)

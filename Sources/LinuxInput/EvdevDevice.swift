@@ -24,6 +24,8 @@ public final class EvdevDevice {
     public let phys: String?
 
     private let handle: OpaquePointer
+    /// `readAvailable`'s events array, kept between reads.
+    private var readBuffer: [InputEvent] = []
 
     /// Opens `path`. Throws an `InputError` carrying errno (EACCES explains the `input` group).
     public init(path: String) throws(InputError) {
@@ -98,8 +100,13 @@ public final class EvdevDevice {
     /// Reads until EAGAIN (or `maximumEvents`), handling SYN_DROPPED: the SYN_DROPPED event and the
     /// sync delta (read with LIBEVDEV_READ_FLAG_SYNC until −EAGAIN) are passed through in order.
     public func readAvailable(maximumEvents: Int = 16_384) -> ReadResult {
+        // The array of the last read is reused once the caller has let go of it (no allocation
+        // per wakeup); a frame of 10 touches is about 50 events.
         var events: [InputEvent] = []
-        events.reserveCapacity(64)   // a frame of 10 touches is about 50 events: one allocation
+        swap(&events, &readBuffer)
+        events.removeAll(keepingCapacity: true)
+        events.reserveCapacity(64)
+        defer { readBuffer = events }
         var resyncs = 0
         while events.count < maximumEvents {
             switch CInput.evdevNext(handle, sync: false) {

@@ -26,6 +26,11 @@ struct AnonymousContacts: Sendable {
     private var packet = Contact()
     private var packetContacts: [Contact] = []
     private var tracks: [Track] = []
+    /// Scratch arrays of `frame` and `match`, kept between frames so a frame allocates nothing.
+    private var contacts: [Contact] = []
+    private var remaining: [Track] = []
+    private var newIndex: [Int] = []
+    private var assignment: [Int] = []
     private var ignoreUntilLift = false
     /// Some protocol-A drivers (bcm5974) keep reporting lifted contacts with ABS_MT_TOUCH_MAJOR 0:
     /// once a device has shown a non-zero major, a zero one means "not touching".
@@ -39,6 +44,10 @@ struct AnonymousContacts: Sendable {
         packet.x = scale.xMin; packet.y = scale.yMin
         packetContacts.reserveCapacity(Self.maxContacts)
         tracks.reserveCapacity(Self.maxContacts)
+        contacts.reserveCapacity(Self.maxContacts)
+        remaining.reserveCapacity(2 * Self.maxContacts)
+        newIndex.reserveCapacity(Self.maxContacts)
+        assignment.reserveCapacity(Self.maxContacts)
     }
 
     mutating func abs(code: UInt16, value: Int32) {
@@ -76,20 +85,22 @@ struct AnonymousContacts: Sendable {
         // A packet still open at SYN_REPORT (no closing SYN_MT_REPORT) counts as one.
         if packet.hasPosition { endPacket(&ctx) }
         // BTN_TOUCH released: whatever packets say, nothing touches.
-        let contacts = hasTouchKey && !ctx.touchKey ? [] : packetContacts
+        contacts.removeAll(keepingCapacity: true)
+        if !hasTouchKey || ctx.touchKey { contacts.append(contentsOf: packetContacts) }
         packetContacts.removeAll(keepingCapacity: true)
-        let assignment = match(contacts)
+        match()
         // Unmatched tracks lifted.
-        var remaining: [Track] = []
-        remaining.reserveCapacity(tracks.count + contacts.count)
-        var newIndex = [Int](repeating: -1, count: tracks.count)
-        for (ti, t) in tracks.enumerated() {
-            if t.matched { newIndex[ti] = remaining.count; remaining.append(t); continue }
+        remaining.removeAll(keepingCapacity: true)
+        newIndex.removeAll(keepingCapacity: true)
+        for t in tracks {
+            if t.matched { newIndex.append(remaining.count); remaining.append(t); continue }
+            newIndex.append(-1)
             if !t.suppressed { touches.append(touch(t, phase: .ended)) }
         }
         if contacts.isEmpty { ignoreUntilLift = false }
         var active = 0, hidden = 0
-        for (ci, c) in contacts.enumerated() {
+        for ci in contacts.indices {
+            let c = contacts[ci]
             if assignment[ci] >= 0 {
                 let ri = newIndex[assignment[ci]]
                 var t = remaining[ri]
@@ -123,25 +134,28 @@ struct AnonymousContacts: Sendable {
                 remaining.append(t)
             }
         }
-        tracks = remaining
+        swap(&tracks, &remaining)
         return (active, hidden)
     }
 
-    /// Contact → index of the previous frame's track it continues (−1: a new contact). Marks
-    /// the matched tracks.
-    private mutating func match(_ contacts: [Contact]) -> [Int] {
+    /// For each of `contacts`, in `assignment`: the index of the previous frame's track it
+    /// continues (−1: a new contact). Marks the matched tracks.
+    private mutating func match() {
         for i in tracks.indices { tracks[i].matched = false }
-        var assignment = [Int](repeating: -1, count: contacts.count)
+        assignment.removeAll(keepingCapacity: true)
+        for _ in contacts.indices { assignment.append(-1) }
         // 1. By tracking id where the device sends one.
-        for (ci, c) in contacts.enumerated() where c.trackingId >= 0 {
-            if let ti = tracks.firstIndex(where: { !$0.matched && $0.contact.trackingId == c.trackingId }) {
+        for ci in contacts.indices where contacts[ci].trackingId >= 0 {
+            let id = contacts[ci].trackingId
+            if let ti = tracks.firstIndex(where: { !$0.matched && $0.contact.trackingId == id }) {
                 tracks[ti].matched = true; assignment[ci] = ti
             }
         }
         // 2. The rest (no id) by nearest position, greedily, closest pair first.
         while true {
             var best = Int64.max, bc = -1, bt = -1
-            for (ci, c) in contacts.enumerated() where assignment[ci] < 0 && c.trackingId < 0 {
+            for ci in contacts.indices where assignment[ci] < 0 && contacts[ci].trackingId < 0 {
+                let c = contacts[ci]
                 for ti in tracks.indices where !tracks[ti].matched && tracks[ti].contact.trackingId < 0 {
                     let dx = Int64(c.x) - Int64(tracks[ti].contact.x)
                     let dy = Int64(c.y) - Int64(tracks[ti].contact.y)
@@ -152,7 +166,6 @@ struct AnonymousContacts: Sendable {
             if bc < 0 { break }
             tracks[bt].matched = true; assignment[bc] = bt
         }
-        return assignment
     }
 
     /// The device went away: every reported touch is cancelled.

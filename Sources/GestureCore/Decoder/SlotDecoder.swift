@@ -88,6 +88,9 @@ public struct SlotDecoder: Sendable {
     private var lastTouchCount = 0
     /// Positioned touches still on the surface after the previous frame (the watchdog's concern).
     private var activeAfterFrame = 0
+    /// The touches array of the last frame made: once every holder of that frame has let go of
+    /// it, the next frame is assembled in the same buffer instead of a new allocation.
+    private var frameBuffer: [Touch] = []
 
     // MARK: - The contact protocols (only the device's own one is ever fed)
 
@@ -271,6 +274,8 @@ public struct SlotDecoder: Sendable {
 
     private mutating func makeFrame() -> TouchFrame {
         var touches: [Touch] = []
+        swap(&touches, &frameBuffer)
+        touches.removeAll(keepingCapacity: true)
         touches.reserveCapacity(ctx.leaving.count + lastTouchCount + 2)
         if !ctx.leaving.isEmpty {
             touches.append(contentsOf: ctx.leaving)
@@ -300,6 +305,7 @@ public struct SlotDecoder: Sendable {
         var flags: TouchFrame.Flags = []
         if resyncing { flags.insert(.resynchronized); resyncing = false }
         if isSemiMT { flags.insert(.semiMT) }
+        frameBuffer = touches
         return TouchFrame(time: frameTime, touches: touches, fingerCount: fingers, flags: flags,
                           buttonDown: usesToolCounts && buttonMask != 0)
     }

@@ -38,7 +38,10 @@ public struct BindingMatcher: Sendable {
     /// without one are left out (the application overrides the global binding).
     public mutating func match(_ event: GestureEvent, device: HookDevice, focus: AppFocus = .unknown) -> [Int] {
         var out: [Int] = []
-        for (i, b) in bindings.enumerated() where b.gesture == event.kind {
+        // By index: a binding of another kind is not copied out of the array (it was, for every
+        // binding and every event: callgrind).
+        for i in bindings.indices where bindings[i].gesture == event.kind {
+            let b = bindings[i]
             if b.every != nil && (event.phase == .ended || event.phase == .cancelled) {
                 progress[Key(binding: i, device: device.id, gesture: event.id)] = nil
             }
