@@ -33,6 +33,17 @@ public struct JSONBytes: Sendable {
         }
     }
 
+    /// Like `piece`, for up to `maxCount` bytes in a temporary buffer: a whole gesture line is
+    /// written this way and appended once (each append costs a uniqueness and capacity check).
+    @inline(__always)
+    mutating func block(maxCount: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxCount) { buf in
+            let p = buf.baseAddress!
+            let n = write(p)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
+        }
+    }
+
     /// Writers into a piece: each puts its bytes at `p + i` and returns the index after them.
     enum Piece {
         @inline(__always)
@@ -40,6 +51,87 @@ public struct JSONBytes: Sendable {
             let n = s.utf8CodeUnitCount, from = s.utf8Start
             for j in 0..<n { p[i + j] = from[j] }
             return i + n
+        }
+
+        /// The UTF-8 of `s` as it is (text known to need no escaping).
+        @inline(__always)
+        static func utf8(_ s: String, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
+            var s = s
+            return s.withUTF8 { u in
+                for j in 0..<u.count { p[i + j] = u[j] }
+                return i + u.count
+            }
+        }
+
+        /// Room a piece needs for `string(s)`: every byte escaped as `\u00XX`, and the quotes.
+        static func stringRoom(_ s: String) -> Int { 6 * s.utf8.count + 2 }
+
+        /// A JSON string literal, escaped per RFC 8259 (at most `stringRoom(s)` bytes).
+        static func string(_ s: String, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
+            var i = i
+            p[i] = UInt8(ascii: "\""); i += 1
+            var clean = true
+            for b in s.utf8 where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { clean = false; break }
+            if clean {
+                i = utf8(s, p, i)
+            } else {
+                for b in s.utf8 { i = escaped(b, p, i) }
+            }
+            p[i] = UInt8(ascii: "\"")
+            return i + 1
+        }
+
+        private static func escaped(_ b: UInt8, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
+            switch b {
+            case UInt8(ascii: "\""): return text("\\\"", p, i)
+            case UInt8(ascii: "\\"): return text("\\\\", p, i)
+            case UInt8(ascii: "\n"): return text("\\n", p, i)
+            case UInt8(ascii: "\r"): return text("\\r", p, i)
+            case UInt8(ascii: "\t"): return text("\\t", p, i)
+            case 0x08: return text("\\b", p, i)
+            case 0x0C: return text("\\f", p, i)
+            case ..<0x20:
+                let hex: StaticString = "0123456789abcdef"
+                let j = text("\\u00", p, i)
+                p[j] = hex.utf8Start[Int(b >> 4)]; p[j + 1] = hex.utf8Start[Int(b & 0xF)]
+                return j + 2
+            default: p[i] = b; return i + 1   // UTF-8 of everything else passes through as it is
+            }
+        }
+
+        /// A decimal integer (at most 21 bytes).
+        @inline(__always)
+        static func integer<T: BinaryInteger>(_ v: T, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
+            var i = i
+            if v < 0 { p[i] = UInt8(ascii: "-"); i += 1 }
+            return digits(UInt64(v.magnitude), p, i)
+        }
+
+        /// Seconds since `origin`, exact to the microsecond, trailing zeros trimmed (at most 28 bytes).
+        @inline(__always)
+        static func time(_ t: Instant, origin: Instant, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
+            let us = t.microseconds - origin.microseconds
+            var i = i
+            if us < 0 { p[i] = UInt8(ascii: "-"); i += 1 }
+            let a = us.magnitude
+            i = digits(a / 1_000_000, p, i)
+            return fraction(a % 1_000_000, decimals: 6, p, i)
+        }
+
+        /// Room a piece needs for one `number`: key, punctuation and the longest value (22
+        /// bytes fixed, or Swift's shortest form of a huge value, at most 24).
+        static func numberRoom(_ key: StaticString) -> Int { key.utf8CodeUnitCount + 32 }
+
+        /// `,"key":value` with `decimals` fixed digits; nothing for nil, NaN or infinity.
+        @inline(__always)
+        static func number(_ key: StaticString, _ v: Double?, decimals: Int,
+                           _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
+            guard let v, v.isFinite else { return i }
+            var i = text(",\"", p, i)
+            i = text(key, p, i)
+            i = text("\":", p, i)
+            guard let (n, scale) = JSONBytes.scaled(v, decimals: decimals) else { return utf8(v.description, p, i) }
+            return fixed(n, scale: scale, decimals: decimals, p, i)
         }
 
         /// The decimal digits of `v`, at least `width` of them (zero-padded).
@@ -97,11 +189,7 @@ public struct JSONBytes: Sendable {
 
     /// A decimal integer.
     public mutating func int<T: BinaryInteger>(_ v: T) {
-        piece { p in
-            var i = 0
-            if v < 0 { p[0] = UInt8(ascii: "-"); i = 1 }
-            return Piece.digits(UInt64(v.magnitude), p, i)
-        }
+        piece { Piece.integer(v, $0, 0) }
     }
 
     /// The decimal digits of `v`, at least `width` of them (zero-padded; at most 40).
@@ -111,30 +199,7 @@ public struct JSONBytes: Sendable {
 
     /// A JSON string literal, escaped per RFC 8259.
     public mutating func string(_ v: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var clean = true
-        for b in v.utf8 where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { clean = false; break }
-        if clean {
-            rawText(v)
-        } else {
-            for b in v.utf8 {
-                switch b {
-                case UInt8(ascii: "\""): raw("\\\"")
-                case UInt8(ascii: "\\"): raw("\\\\")
-                case UInt8(ascii: "\n"): raw("\\n")
-                case UInt8(ascii: "\r"): raw("\\r")
-                case UInt8(ascii: "\t"): raw("\\t")
-                case 0x08: raw("\\b")
-                case 0x0C: raw("\\f")
-                case ..<0x20:
-                    raw("\\u00")
-                    let hex: StaticString = "0123456789abcdef"
-                    hex.withUTF8Buffer { h in bytes.append(h[Int(b >> 4)]); bytes.append(h[Int(b & 0xF)]) }
-                default: bytes.append(b)   // UTF-8 of everything else passes through as it is
-                }
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        block(maxCount: Piece.stringRoom(v)) { Piece.string(v, $0, 0) }
     }
 
     /// A finite number with at most `decimals` fractional digits, trailing zeros trimmed; huge
@@ -146,7 +211,7 @@ public struct JSONBytes: Sendable {
 
     /// `v` × 10^decimals rounded, and 10^decimals; nil when that is too large for `fixed`.
     @inline(__always)
-    private static func scaled(_ v: Double, decimals: Int) -> (Int64, Int64)? {
+    fileprivate static func scaled(_ v: Double, decimals: Int) -> (Int64, Int64)? {
         var scale: Int64 = 1
         for _ in 0..<decimals { scale *= 10 }
         let scaled = (v * Double(scale)).rounded()
@@ -156,30 +221,12 @@ public struct JSONBytes: Sendable {
 
     /// Seconds since `origin`, exact to the microsecond, trailing zeros trimmed (`1.5`, `0.000125`).
     public mutating func time(_ t: Instant, origin: Instant) {
-        let us = t.microseconds - origin.microseconds
-        piece { p in
-            var i = 0
-            if us < 0 { p[0] = UInt8(ascii: "-"); i = 1 }
-            let a = us.magnitude
-            i = Piece.digits(a / 1_000_000, p, i)
-            return Piece.fraction(a % 1_000_000, decimals: 6, p, i)
-        }
+        piece { Piece.time(t, origin: origin, $0, 0) }
     }
 
     /// `,"key":value` with `decimals` fixed digits; nothing for nil, NaN or infinity.
     public mutating func number(_ key: StaticString, _ v: Double?, decimals: Int) {
         guard let v, v.isFinite else { return }
-        guard key.utf8CodeUnitCount <= 24, let (n, scale) = Self.scaled(v, decimals: decimals) else {
-            raw(",\""); raw(key); raw("\":")
-            fixed(v, decimals: decimals)
-            return
-        }
-        // Key and value in one piece: at most 4 + 24 + 22 bytes.
-        piece { p in
-            var i = Piece.text(",\"", p, 0)
-            i = Piece.text(key, p, i)
-            i = Piece.text("\":", p, i)
-            return Piece.fixed(n, scale: scale, decimals: decimals, p, i)
-        }
+        block(maxCount: Piece.numberRoom(key)) { Piece.number(key, v, decimals: decimals, $0, 0) }
     }
 }
