@@ -71,7 +71,8 @@ public enum GestureJSON {
             i = P.text(",\"time\":", p, i); i = P.time(g.time, origin: origin, p, i)
             i = P.text(",\"device\":", p, i)
             i = deviceJSON.withUnsafeBufferPointer { d in
-                (p + i).update(from: d.baseAddress!, count: d.count); return i + d.count
+                if let from = d.baseAddress { (p + i).update(from: from, count: d.count) }
+                return i + d.count
             }
             i = P.number("dx_mm", g.dxMillimeters, decimals: 3, p, i)
             i = P.number("dy_mm", g.dyMillimeters, decimals: 3, p, i)
