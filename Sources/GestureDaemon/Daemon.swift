@@ -287,7 +287,7 @@ public final class Daemon {
 
     private func emit(_ o: DeviceSession.Output, from s: DeviceSession) {
         switch o {
-        case .gesture(let g): bus.publish(.gesture(g, s.wire))
+        case .gesture(let g): bus.publish(g, from: s.wire)
         case .frame(let f): if config.socket.rawFrames { bus.publish(.frame(f, s.wire)) }
         case .diagnostic(let d):
             if let suppressed = diagnosticsLimit.allow(now: MonotonicClock.now()) {
@@ -391,6 +391,10 @@ final class HookSubscriber: GestureSubscriber {
     init(_ runner: HookRunner) { self.runner = runner }
     func receive(_ m: BusMessage) {
         guard case .gesture(let g, let d) = m else { return }
+        receive(g, from: d)
+    }
+
+    func receive(_ g: GestureEvent, from d: WireDevice) {
         runner.handle(g, device: HookDevice(id: d.id, name: d.name, kind: d.kind, node: d.node))
     }
 }

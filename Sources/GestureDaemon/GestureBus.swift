@@ -13,6 +13,14 @@ public enum BusMessage: Sendable {
 /// up queues (bounded) or drops, it never slows the daemon or the other subscribers.
 public protocol GestureSubscriber: AnyObject {
     func receive(_ message: BusMessage)
+    /// A gesture: the same as `receive(.gesture(g, device))` (the default), for a subscriber
+    /// that looks at gestures without copying them out of a message (a copy retains every
+    /// string of the event and of the device; issue 13).
+    func receive(_ g: GestureEvent, from device: WireDevice)
+}
+
+extension GestureSubscriber {
+    public func receive(_ g: GestureEvent, from device: WireDevice) { receive(.gesture(g, device)) }
 }
 
 /// Fan-out of gestures to subscribers (the socket server, hooks, tests), in publish order.
@@ -33,7 +41,13 @@ public final class GestureBus {
     public func cancel(_ token: Int) { subscribers.removeAll { $0.id == token } }
 
     public func publish(_ m: BusMessage) {
+        if case .gesture(let g, let d) = m { publish(g, from: d); return }
         for s in subscribers { s.sub.receive(m) }
+    }
+
+    /// The daemon's path for a gesture: no message built, nothing copied per subscriber.
+    public func publish(_ g: GestureEvent, from device: WireDevice) {
+        for s in subscribers { s.sub.receive(g, from: device) }
     }
 }
 

@@ -322,18 +322,38 @@ public final class SocketServer: GestureSubscriber {
     }
 
     public func receive(_ m: BusMessage) {
-        if case .deviceRemoved(let d) = m { deviceJSON.removeAll { $0.id == d.id } }
+        switch m {
+        case .gesture(let g, let d): receive(g, from: d)
+        case .frame(let f, let d):
+            guard policy.rawFrames else { return }
+            fanOut({ $0.subscription.matches(device: d) }) { GestureJSON.encode(f, origin: origin, device: d.info, into: &$0) }
+        case .deviceAdded(let d):
+            fanOut({ _ in true }) { $0.rawText(WireEncoder.deviceAdded(d)) }
+        case .deviceRemoved(let d):
+            deviceJSON.removeAll { $0.id == d.id }
+            fanOut({ _ in true }) { $0.rawText(WireEncoder.deviceRemoved(d)) }
+        }
+    }
+
+    public func receive(_ g: GestureEvent, from d: WireDevice) {
+        fanOut({ $0.subscription.matches(g, device: d) }) { [self] in
+            GestureJSON.encode(g, deviceJSON: encodedDevice(d), origin: origin, into: &$0)
+        }
+    }
+
+    /// One line, encoded by `encode` (once, for the first client that `wants` it, with its
+    /// newline, into `line`), to every client that wants it.
+    @inline(__always)
+    private func fanOut(_ wants: (Client) -> Bool, _ encode: (inout JSONBytes) -> Void) {
         guard !clients.isEmpty else { return }
         var encoded = false
-        for c in clients.values {
-            switch m {
-            case .gesture(let g, let d):
-                guard c.subscription.matches(g, device: d) else { continue }
-            case .frame(_, let d):
-                guard policy.rawFrames, c.subscription.matches(device: d) else { continue }
-            case .deviceAdded, .deviceRemoved: break
+        for c in clients.values where wants(c) {
+            if !encoded {
+                line.clear()
+                encode(&line)
+                line.byte(UInt8(ascii: "\n"))
+                encoded = true
             }
-            if !encoded { encode(m); encoded = true }
             if loop.dispatching {
                 // Sent once this wakeup's handlers are done (flushPending).
                 append(c, line.bytes)
@@ -343,18 +363,6 @@ public final class SocketServer: GestureSubscriber {
                 flush(c)
             }
         }
-    }
-
-    /// `m` as one JSON line with its newline, in `line`.
-    private func encode(_ m: BusMessage) {
-        line.clear()
-        switch m {
-        case .gesture(let g, let d): GestureJSON.encode(g, deviceJSON: encodedDevice(d), origin: origin, into: &line)
-        case .frame(let f, let d): GestureJSON.encode(f, origin: origin, device: d.info, into: &line)
-        case .deviceAdded(let d): line.rawText(WireEncoder.deviceAdded(d))
-        case .deviceRemoved(let d): line.rawText(WireEncoder.deviceRemoved(d))
-        }
-        line.byte(UInt8(ascii: "\n"))
     }
 
     /// Queues `bytes` for `c`: straight into its send buffer while nothing waits in its queue and

@@ -171,7 +171,12 @@ public final class ActionService: GestureSubscriber {
     // MARK: gestures
 
     public func receive(_ m: BusMessage) {
-        guard case .gesture(let g, let d) = m, !bindings.isEmpty else { return }
+        guard !bindings.isEmpty, case .gesture(let g, let d) = m else { return }
+        receive(g, from: d)
+    }
+
+    public func receive(_ g: GestureEvent, from d: WireDevice) {
+        guard !bindings.isEmpty else { return }
         for i in matcher.match(g, device: HookDevice(id: d.id, name: d.name, kind: d.kind, node: d.node)) {
             let b = bindings[i]
             if locked && !b.whenLocked {
