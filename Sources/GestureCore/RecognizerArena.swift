@@ -105,15 +105,18 @@ public struct RecognizerArena: Sendable {
 
     // MARK: - Time
 
-    /// The earliest time at which `advance(to:)` has something to do.
+    /// The earliest time at which `advance(to:)` has something to do. Inlined: called, the
+    /// getter had a copy of the whole arena made for it (memcpy on every frame, callgrind).
     public var nextDeadline: Instant? {
-        var d: Instant?
-        func take(_ x: Instant?) { if let x, d == nil || x < d! { d = x } }
-        take(tap.nextDeadline)
-        take(doubleTap.nextDeadline)
-        take(longPress.nextDeadline)
-        if let since = countChangeSince { take(since + thresholds.fingerCountDebounce) }
-        return d
+        @inline(__always) get {
+            var d: Instant?
+            func take(_ x: Instant?) { if let x, d == nil || x < d! { d = x } }
+            take(tap.nextDeadline)
+            take(doubleTap.nextDeadline)
+            take(longPress.nextDeadline)
+            if let since = countChangeSince { take(since + thresholds.fingerCountDebounce) }
+            return d
+        }
     }
 
     /// Fires every deadline at or before `now`, handing each event to `emit`.
