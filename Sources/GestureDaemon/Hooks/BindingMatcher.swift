@@ -28,8 +28,12 @@ public struct BindingMatcher: Sendable {
         var dx: Double = 0, dy: Double = 0, distance: Double = 0, rotation: Double = 0, scale: Double = 1
         var accumulated: Double = 0
     }
-    private struct Key: Hashable, Sendable { var binding: Int; var device: Int; var gesture: UInt64 }
-    private var progress: [Key: Progress] = [:]
+    private struct Key: Equatable, Sendable { var binding: Int; var device: Int; var gesture: UInt64 }
+    /// By gesture, newest last: a few gestures are in flight at a time, so a search from the end
+    /// beats hashing the key twice on every event (a dictionary was, callgrind).
+    private var progress: [(key: Key, value: Progress)] = []
+
+    private func progressIndex(_ key: Key) -> Int? { progress.lastIndex { $0.key == key } }
 
     public init(bindings: [Binding]) { self.bindings = bindings }
 
@@ -43,7 +47,7 @@ public struct BindingMatcher: Sendable {
         for i in bindings.indices where bindings[i].gesture == event.kind {
             let b = bindings[i]
             if b.every != nil && (event.phase == .ended || event.phase == .cancelled) {
-                progress[Key(binding: i, device: device.id, gesture: event.id)] = nil
+                if let j = progressIndex(Key(binding: i, device: device.id, gesture: event.id)) { progress.remove(at: j) }
             }
             guard b.phase == event.phase, b.fingers.matches(event.fingers) else { continue }
             if let want = b.directions {
@@ -75,7 +79,8 @@ public struct BindingMatcher: Sendable {
     /// Adds this event's progress; true (and the remainder kept) when a whole step has built up.
     private mutating func accumulate(_ every: Every, _ e: GestureEvent, key: Key) -> Bool {
         if progress.count > 4096 { progress.removeAll() } // lost ended events must not grow this forever
-        var p = progress[key] ?? Progress()
+        let j = progressIndex(key)
+        var p = j.map { progress[$0].value } ?? Progress()
         let step: Double
         switch every {
         case .millimeters(let n):
@@ -87,22 +92,22 @@ public struct BindingMatcher: Sendable {
                 step = (sx * sx + sy * sy).squareRoot()
             } else { step = 0 }
             p.accumulated += step
-            return fire(&p, n, key)
+            return fire(&p, n, key, at: j)
         case .degrees(let n):
             let r = e.rotationDegrees ?? p.rotation
             p.accumulated += abs(r - p.rotation); p.rotation = r
-            return fire(&p, n, key)
+            return fire(&p, n, key, at: j)
         case .scale(let n):
             let s = e.scale ?? p.scale
             p.accumulated += abs(s - p.scale); p.scale = s
-            return fire(&p, n, key)
+            return fire(&p, n, key, at: j)
         }
     }
 
-    private mutating func fire(_ p: inout Progress, _ n: Double, _ key: Key) -> Bool {
+    private mutating func fire(_ p: inout Progress, _ n: Double, _ key: Key, at j: Int?) -> Bool {
         let hit = p.accumulated + 1e-9 >= n
         if hit { p.accumulated = (p.accumulated - n).truncatingRemainder(dividingBy: n) }
-        progress[key] = p
+        if let j { progress[j].value = p } else { progress.append((key, p)) }
         return hit
     }
 }
