@@ -66,19 +66,23 @@ public struct JSONBytes: Sendable {
         /// Room a piece needs for `string(s)`: every byte escaped as `\u00XX`, and the quotes.
         static func stringRoom(_ s: String) -> Int { 6 * s.utf8.count + 2 }
 
-        /// A JSON string literal, escaped per RFC 8259 (at most `stringRoom(s)` bytes).
+        /// A JSON string literal, escaped per RFC 8259 (at most `stringRoom(s)` bytes), in one
+        /// pass over the UTF-8 (scanning it first through `utf8` cost more than the copy).
         static func string(_ s: String, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
-            var i = i
-            p[i] = UInt8(ascii: "\""); i += 1
-            var clean = true
-            for b in s.utf8 where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { clean = false; break }
-            if clean {
-                i = utf8(s, p, i)
-            } else {
-                for b in s.utf8 { i = escaped(b, p, i) }
+            var s = s
+            return s.withUTF8 { u in
+                var i = i
+                p[i] = UInt8(ascii: "\""); i += 1
+                for b in u {
+                    if b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+                        i = escaped(b, p, i)
+                    } else {
+                        p[i] = b; i += 1
+                    }
+                }
+                p[i] = UInt8(ascii: "\"")
+                return i + 1
             }
-            p[i] = UInt8(ascii: "\"")
-            return i + 1
         }
 
         private static func escaped(_ b: UInt8, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
