@@ -42,23 +42,22 @@ public struct BindingMatcher: Sendable {
     /// without one are left out (the application overrides the global binding).
     public mutating func match(_ event: GestureEvent, device: HookDevice, focus: AppFocus = .unknown) -> [Int] {
         var out: [Int] = []
-        // By index: a binding of another kind is not copied out of the array (it was, for every
-        // binding and every event: callgrind).
+        // By index, and field by field: a binding is never copied out of the array (a copy
+        // retains all its strings and sets; it was made for every binding and event: callgrind).
         for i in bindings.indices where bindings[i].gesture == event.kind {
-            let b = bindings[i]
-            if b.every != nil && (event.phase == .ended || event.phase == .cancelled) {
+            if bindings[i].every != nil && (event.phase == .ended || event.phase == .cancelled) {
                 if let j = progressIndex(Key(binding: i, device: device.id, gesture: event.id)) { progress.remove(at: j) }
             }
-            guard b.phase == event.phase, b.fingers.matches(event.fingers) else { continue }
-            if let want = b.directions {
-                guard let d = direction(of: event, for: b), want.contains(d) else { continue }
+            guard bindings[i].phase == event.phase, bindings[i].fingers.matches(event.fingers) else { continue }
+            if let want = bindings[i].directions {
+                guard let d = direction(of: event, for: bindings[i]), want.contains(d) else { continue }
             }
-            if let edges = b.edges {
+            if let edges = bindings[i].edges {
                 guard let e = event.edge, edges.contains(e) else { continue }
             }
-            if let m = b.device, !m.matches(kind: device.kind, name: device.name) { continue }
-            if let app = b.app, !app.matches(focus) { continue }
-            if let every = b.every, !accumulate(every, event, key: Key(binding: i, device: device.id, gesture: event.id)) { continue }
+            if let m = bindings[i].device, !m.matches(kind: device.kind, name: device.name) { continue }
+            if let app = bindings[i].app, !app.matches(focus) { continue }
+            if let every = bindings[i].every, !accumulate(every, event, key: Key(binding: i, device: device.id, gesture: event.id)) { continue }
             out.append(i)
         }
         if out.contains(where: { bindings[$0].app != nil }) { out.removeAll { bindings[$0].app == nil } }
