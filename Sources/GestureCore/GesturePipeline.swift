@@ -54,12 +54,16 @@ public struct GesturePipeline: Sendable {
     /// When `advance(to:)` next has work: the decoder's watchdog or the arena's earliest wait.
     public var nextDeadline: Instant? { deadline }
 
+    /// Inlined: called, the getter had a copy of the whole pipeline (about 2 KB) made for it on
+    /// every frame (callgrind).
     private var earliestDeadline: Instant? {
-        switch (decoder.nextDeadline, arena.nextDeadline) {
-        case (nil, nil): nil
-        case (let d?, nil): d
-        case (nil, let a?): a
-        case (let d?, let a?): min(d, a)
+        @inline(__always) get {
+            switch (decoder.nextDeadline, arena.nextDeadline) {
+            case (nil, nil): nil
+            case (let d?, nil): d
+            case (nil, let a?): a
+            case (let d?, let a?): min(d, a)
+            }
         }
     }
 

@@ -225,7 +225,8 @@ public struct RecognizerArena: Sendable {
     /// Hands the events of the bound kinds to `emit` and empties the list, keeping its buffer.
     private mutating func takeEvents(_ emit: (GestureEvent) -> Void) {
         if sink.events.isEmpty { return }
-        for e in sink.events where !unboundKinds.contains(e.kind) { emit(e) }
+        // By index: iterating the array copied it and each event out of it (callgrind).
+        for i in sink.events.indices where !unboundKinds.contains(sink.events[i].kind) { emit(sink.events[i]) }
         sink.events.removeAll(keepingCapacity: true)
     }
 
