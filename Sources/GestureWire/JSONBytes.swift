@@ -29,6 +29,7 @@ public struct JSONBytes: Sendable {
         withUnsafeMutableBytes(of: &storage) { raw in
             let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
             let n = write(p)
+            precondition(n <= 64, "JSONBytes.piece: \(n) bytes written into 64")
             bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
         }
     }
@@ -40,6 +41,8 @@ public struct JSONBytes: Sendable {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxCount) { buf in
             let p = buf.baseAddress!
             let n = write(p)
+            // The callers' room estimates are worst cases; one past them is a bug: stop, never send.
+            precondition(n <= maxCount, "JSONBytes.block: \(n) bytes written into room for \(maxCount)")
             bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
         }
     }

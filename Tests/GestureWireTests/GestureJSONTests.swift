@@ -36,6 +36,23 @@ import Testing
         #expect(!s.contains("nan") && !s.contains("inf"))
     }
 
+    /// The daemon writes a line into a buffer sized from worst cases (JSONBytes.block): the
+    /// longest values of every field must fit (a line past its room stops the daemon).
+    @Test func longestValues_fitTheLineBuffer() {
+        let huge = -Double.greatestFiniteMagnitude
+        let g = GestureEvent(kind: GestureKind(rawValue: String(repeating: "\u{01}\"", count: 40)), phase: .changed,
+                             id: .max, fingers: .min, time: Instant(microseconds: .min + 1_000_000),
+                             direction: GestureDirection(rawValue: String(repeating: "\\", count: 30)), edge: .left,
+                             dxMillimeters: huge, dyMillimeters: huge, stepDxMillimeters: huge, stepDyMillimeters: huge,
+                             distanceMillimeters: huge, velocityMillimetersPerSecond: huge, scale: huge,
+                             rotationDegrees: huge, x: huge, y: huge)
+        let s = GestureJSON.encode(g, device: GestureJSON.DeviceInfo(id: .max, name: String(repeating: "\u{1F}", count: 50), kind: .touchpad),
+                                   origin: .zero)
+        #expect(s.hasPrefix(#"{"type":"gesture","gesture":"\u0001\""#) && s.hasSuffix(#","y":-1.7976931348623157e+308}"#), "\(s)")
+        #expect(s.contains(#""id":18446744073709551615,"fingers":-9223372036854775808,"#), "\(s)")
+        #expect(s.contains(#""time":-9223372036853.775808,"#), "\(s)")
+    }
+
     @Test func frame_touchesAndFlags() {
         let f = TouchFrame(time: Instant(microseconds: 3_000_000),
                            touches: [Touch(id: 4, slot: 1, phase: .began, x: 12.5, y: 3.14159, pressure: 30),
