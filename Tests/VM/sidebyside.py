@@ -369,7 +369,8 @@ def main():
         elif mode == "instructions":
             import sidebyside_instructions  # noqa: E402  (Tests/VM/sidebyside_instructions.py)
             chosen = [s for s in SCENARIOS if not ONLY or any(o in s[0] for o in ONLY)]
-            sidebyside_instructions.instructions(say, frames_in, chosen, BINDINGS, FLOOR)
+            sidebyside_instructions.instructions(say, frames_in, chosen, BINDINGS, FLOOR,
+                                                 lambda pid: sum(user_system_ticks(pid)))
         elif mode == "latency":
             config = f"{WORK}/sidebyside.yaml"; open(config, "w").write(BINDINGS)
             rc = subprocess.run([sys.executable, os.path.join(HERE, "latency.py"), "--bin", suite.BIN,

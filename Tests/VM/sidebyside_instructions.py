@@ -20,7 +20,7 @@ A consumer that falls behind loses events (SYN_DROPPED): each count is printed w
 its log shows during the counted play, and a count with drops is not comparable.
 
 Imported by Tests/VM/sidebyside.py inside the kernel VM; `say`, `frames_in`, `SCENARIOS`,
-`BINDINGS` and `FLOOR` come from there."""
+`BINDINGS`, `FLOOR` and the CPU reading come from there."""
 import os, shutil, subprocess, threading, time
 from suite import Device, Client, settle, GESTURED, WORK
 
@@ -41,13 +41,9 @@ def slowed(path, factor):
     return out
 
 
-def ticks(pid):
-    with open(f"/proc/{pid}/stat") as f: fields = f.read().rsplit(")", 1)[1].split()
-    return int(fields[11]) + int(fields[12])
-
-
-def idle(pids, quiet_s=1.5, limit_s=600):
-    """Waits until none of pids uses CPU for quiet_s (valgrind under TCG starts slowly)."""
+def idle(ticks, pids, quiet_s=1.5, limit_s=600):
+    """Waits until none of pids uses CPU for quiet_s (valgrind under TCG starts slowly); ticks(pid)
+    is the process's CPU time (sidebyside.py's user_system_ticks, summed)."""
     deadline = time.monotonic() + limit_s
     last = [ticks(p) for p in pids]
     while time.monotonic() < deadline:
@@ -72,16 +68,21 @@ def control(pid, *args):
     if r.returncode: raise RuntimeError(f"callgrind_control {' '.join(args)} {pid}: {(r.stdout + r.stderr).strip()[-300:]}")
 
 
-def dumped_instructions(path):
-    """The Ir total of the last dump callgrind wrote for this run (files path, path.1, path.2 …)."""
+def last_dump(path):
+    """The last dump callgrind wrote for this run (files path.1, path.2 …)."""
     base = os.path.basename(path)
     dumps = sorted((f for f in os.listdir(WORK) if f.startswith(base + ".")), key=lambda f: int(f.rsplit(".", 1)[1]))
     if not dumps:
         err = open(path.replace(".out", ".err")).read()[-600:]
         raise RuntimeError(f"callgrind wrote no dump for {path} ({sorted(os.listdir(WORK))}); its stderr: {err}")
-    for line in open(os.path.join(WORK, dumps[-1])):
+    return os.path.join(WORK, dumps[-1])
+
+
+def dumped_instructions(dump):
+    """The Ir total of a callgrind dump."""
+    for line in open(dump):
         if line.startswith(("summary:", "totals:")): return int(line.split()[1])
-    raise RuntimeError(f"no totals in {dumps[-1]}")
+    raise RuntimeError(f"no totals in {dump}")
 
 
 def self_costs(path):
@@ -106,7 +107,7 @@ def demangled(names):
     return out if r.returncode == 0 and len(out) == len(names) else names
 
 
-def instructions(say, frames_in, scenarios, bindings, floor):
+def instructions(say, frames_in, scenarios, bindings, floor, ticks):
     if not shutil.which("valgrind") or not shutil.which("callgrind_control"):
         say("instructions", "skipped: valgrind is not installed"); return
     # valgrind cannot read the DWARF 5 of the static Swift runtime: a copy without debug info.
@@ -136,24 +137,24 @@ def instructions(say, frames_in, scenarios, bindings, floor):
             threading.Thread(target=lambda: [lines.__setitem__("n", lines["n"] + 1) for _ in iter(client.q.get, None)],
                              daemon=True).start()
             pids = [p.pid for _, p, _, _ in procs]
-            if not idle(pids): say(f"instructions.{name}.error", "consumers still busy after 600 s"); continue
-            answer = dev.do(f"play {played}", timeout=1800)  # the warm-up
-            idle(pids)
+            if not idle(ticks, pids): say(f"instructions.{name}.error", "consumers still busy after 600 s"); continue
+            dev.do(f"play {played}", timeout=1800)  # the warm-up
+            idle(ticks, pids)
             logged = {who: len(open(err).read()) for who, _, _, err in procs}
             for pid in pids: control(pid, "-z")
             t0 = time.monotonic(); lines["n"] = 0
             answer = dev.do(f"play {played}", timeout=1800)
             events = int(answer.split()[2])
-            idle(pids)
+            idle(ticks, pids)
             for pid in pids: control(pid, "-d")
             say(f"{name}.instructions.events", f"{events} ({frames} frames, played once {SLOWER}x slower, {time.monotonic() - t0:.0f} s)")
-            counts = {}
+            counts, dumps = {}, {}
             for who, p, out, err in procs:
-                counts[who] = dumped_instructions(out)
+                dumps[who] = last_dump(out)
+                counts[who] = dumped_instructions(dumps[who])
                 if os.path.isdir(os.path.dirname(KEEP)):
                     os.makedirs(KEEP, exist_ok=True)
-                    for f in os.listdir(WORK):
-                        if f.startswith(os.path.basename(out) + "."): shutil.copy(os.path.join(WORK, f), KEEP)
+                    shutil.copy(dumps[who], KEEP)
                 log = open(err).read()[logged[who]:]
                 dropped = log.count("SYN_DROPPED")
                 note = f" ({dropped} SYN_DROPPED: not comparable)" if dropped else ""
@@ -161,10 +162,9 @@ def instructions(say, frames_in, scenarios, bindings, floor):
                 if "lagging behind" in log: note += " (libinput reports lagging behind)"
                 say(f"{name}.instructions_per_event.{who}", f"{counts[who] / events:.0f}{note}")
                 say(f"{name}.instructions_per_frame.{who}", f"{counts[who] / frames:.0f}")
-            for who, _, out, _ in procs:
+            for who in dumps:
                 if not who.startswith("gestured"): continue
-                costs = self_costs(sorted(f for f in (os.path.join(WORK, x) for x in os.listdir(WORK))
-                                          if f.startswith(out + "."))[-1])
+                costs = self_costs(dumps[who])
                 top = sorted(costs.items(), key=lambda kv: -kv[1])[:12]
                 for (fn, c), label in zip(top, demangled([fn for fn, _ in top])):
                     say(f"{name}.instructions_top.{who}", f"{c / frames:.0f} a frame  {label[:150]}")
