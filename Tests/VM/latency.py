@@ -11,9 +11,13 @@ meanwhile. A consumer's first matching line of a trial is charged to its trigger
 `charge`), so the figure
 is `read time − write time of the triggering frame` (each consumer's own triggering frame:
 libinput reports the touchscreen's first touch at once, the text stack and lisgd act when they
-decide). p50 / p95 over TRIALS trials.
+decide). p50 / p95 over TRIALS trials. With --alone, each consumer then runs again on a fresh
+device with no other reader, on this process's vCPU (`latency.KIND.alone.NAME_ms`): side by side
+on the VM's two vCPUs, which reader the scheduler runs first, and whether it waits for a halted
+vCPU to wake, moves a p50 several-fold, so the alone rounds are the figure that compares the
+consumers' own wake-up and work.
 
-usage: latency.py --bin BIN [--config FILE] [--libinput-first]
+usage: latency.py --bin BIN [--config FILE] [--libinput-first] [--alone]
 """
 import fcntl, json, os, select, socket, struct, subprocess, sys, time
 
@@ -24,6 +28,8 @@ CONFIG = opt("--config", None)  # the bindings of the throughput run
 # A control for the order effect: a `libinput-first` reader opened before gestured, so gestured is
 # no longer the first reader the kernel wakes (off by default: gestured first is the headline).
 LIBINPUT_FIRST = "--libinput-first" in sys.argv
+# --alone: after the side-by-side rounds, each consumer again on its own (see main).
+ALONE = "--alone" in sys.argv
 GESTURED = os.path.join(BIN, "gestured")
 TRIALS = 20
 WINDOW_MS = 12
@@ -160,34 +166,36 @@ def start_gestured(name, n):
     return r
 
 
-def start(node, is_touchpad, n):
-    """The consumers on node: [(Reader, kind of first line)]."""
+def start(node, is_touchpad, n, only=None):
+    """The consumers on node: [Reader]. only=NAME starts that consumer alone (the --alone rounds)."""
     null = open(os.devnull, "w")
     readers = []
-    if LIBINPUT_FIRST:
+    want = lambda name: only is None or only == name
+    if LIBINPUT_FIRST and only is None:
         lf = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", node], stdout=subprocess.PIPE, stderr=null)
         first_lf = "GESTURE_SWIPE_BEGIN" if is_touchpad else "TOUCH_DOWN"
         readers.append(Reader("libinput-first", lf.stdout.fileno(), lambda l: first_lf in l, [lf]))
         readers[-1].pipe = lf.stdout
-    readers.append(start_gestured("gestured", n))
-    li = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", node], stdout=subprocess.PIPE, stderr=null)
-    first = "GESTURE_SWIPE_BEGIN" if is_touchpad else "TOUCH_DOWN"
-    readers.append(Reader("libinput", li.stdout.fileno(), lambda l: first in l, [li]))
-    readers[-1].pipe = li.stdout
-    if is_touchpad:
+    if want("gestured"): readers.append(start_gestured("gestured", n))
+    if want("libinput"):
+        li = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", node], stdout=subprocess.PIPE, stderr=null)
+        first = "GESTURE_SWIPE_BEGIN" if is_touchpad else "TOUCH_DOWN"
+        readers.append(Reader("libinput", li.stdout.fileno(), lambda l: first in l, [li]))
+        readers[-1].pipe = li.stdout
+    if is_touchpad and want("textstack"):
         tl = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", node], stdout=subprocess.PIPE, stderr=null)
         tp = subprocess.Popen([sys.executable, os.path.join(HERE, "textstack.py")], stdin=tl.stdout, stdout=subprocess.PIPE, stderr=null)
         tl.stdout.close()
         readers.append(Reader("textstack", tp.stdout.fileno(), lambda l: bool(l.strip()), [tl, tp]))
         readers[-1].pipe = tp.stdout
-    else:
+    if not is_touchpad and want("lisgd"):
         lg = subprocess.Popen(["lisgd", "-d", node, "-w", "3000", "-h", "2000", "-g", "3,LR,*,*,P,echo lisgd"],
                               stdout=subprocess.PIPE, stderr=null)
         readers.append(Reader("lisgd", lg.stdout.fileno(), lambda l: "lisgd" in l, [lg]))
         readers[-1].pipe = lg.stdout
     # The same daemon opened after every other reader (the kernel wakes readers in the order
     # they opened the device): `gestured`, opened first, stays the headline.
-    readers.append(start_gestured("gestured-last", n))
+    if only is None: readers.append(start_gestured("gestured-last", n))
     return readers
 
 
@@ -269,10 +277,17 @@ def same_frame(kind, readers, seen, stamps):
                   f"(n={len(xs)}, frame {f})", flush=True)
 
 
-def run(kind):
+def run(kind, only=None):
+    """One round on a fresh device: every consumer at once, or only=NAME alone. {name: p50 ms}."""
     is_tp = kind == "touchpad"
     dev = touchpad() if is_tp else touchscreen()
-    readers = start(dev.node, is_tp, kind)
+    cpus = os.sched_getaffinity(0)
+    # Alone, the consumer shares this process's vCPU (children inherit the affinity): the frame's
+    # write wakes it there as soon as this process waits, instead of waking a halted second vCPU,
+    # which under TCG costs milliseconds of the host's scheduling and would swamp the figure.
+    if only is not None: os.sched_setaffinity(0, {min(cpus)})
+    readers = start(dev.node, is_tp, kind, only)
+    tag = kind if only is None else f"{kind}.alone"
     try:
         settle(readers)
         seen = {r.name: [] for r in readers}; lines = {}; missing = {}; stamps = []
@@ -293,16 +308,16 @@ def run(kind):
         results = {}
         for r in readers:
             if len(seen[r.name]) < TRIALS:
-                print(f"latency.{kind}.{r.name}: reported in {len(seen[r.name])} of {TRIALS} trials (first miss: {missing.get(r.name)})", flush=True)
+                print(f"latency.{tag}.{r.name}: reported in {len(seen[r.name])} of {TRIALS} trials (first miss: {missing.get(r.name)})", flush=True)
             if not seen[r.name]: continue
             xs, frames = charge(seen[r.name]); results[r.name] = xs
             fr = sorted(set(frames))
-            print(f"latency.{kind}.{r.name}_ms: p50 {pct(xs, 50):.2f} p95 {pct(xs, 95):.2f} (n={len(xs)}, "
+            print(f"latency.{tag}.{r.name}_ms: p50 {pct(xs, 50):.2f} p95 {pct(xs, 95):.2f} (n={len(xs)}, "
                   f"frame {fr[0] if len(fr) == 1 else fr}, first line: {lines[r.name]!r})", flush=True)
-        same_frame(kind, readers, seen, stamps)
+        if only is None: same_frame(kind, readers, seen, stamps)
         for r in readers:
             (mi0, ma0), (mi1, ma1) = faults0[r.name], faults(r)
-            print(f"latency.{kind}.{r.name}_page_faults_per_trial: minor {(mi1 - mi0) / TRIALS:.1f} major {(ma1 - ma0) / TRIALS:.1f}", flush=True)
+            print(f"latency.{tag}.{r.name}_page_faults_per_trial: minor {(mi1 - mi0) / TRIALS:.1f} major {(ma1 - ma0) / TRIALS:.1f}", flush=True)
         return {name: pct(xs, 50) for name, xs in results.items()}
     finally:
         for r in readers:
@@ -312,6 +327,7 @@ def run(kind):
                 try: p.wait(timeout=5)
                 except subprocess.TimeoutExpired: p.kill()
         dev.close()
+        os.sched_setaffinity(0, cpus)
 
 
 def main():
@@ -321,6 +337,16 @@ def main():
         for g in ("gestured", "gestured-last"):
             if g in p50 and "libinput" in p50:
                 print(f"latency.{kind}.ratio_p50.{g}:libinput: {p50[g] / p50['libinput']:.2f}", flush=True)
+    if ALONE:
+        # Each consumer alone on a fresh device: its own wake-up and work, with no other reader for
+        # the scheduler to run first (side by side, which reader runs first moves a p50 several-fold:
+        # compare gestured with gestured-last above).
+        for kind in ("touchpad", "touchscreen"):
+            p50 = {}
+            for name in ("gestured", "libinput", "textstack" if kind == "touchpad" else "lisgd"):
+                p50.update(run(kind, only=name))
+            if "gestured" in p50 and "libinput" in p50:
+                print(f"latency.{kind}.alone.ratio_p50.gestured:libinput: {p50['gestured'] / p50['libinput']:.2f}", flush=True)
     return 0
 
 if __name__ == "__main__":

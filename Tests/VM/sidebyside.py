@@ -22,7 +22,8 @@ throughput   per scenario, one uinput device (gestured-uinput, from a recording'
              (`gestured`, opened first, is the headline). `libinput-piped` is the text stack's libinput alone (libinput with a reader
              on its output, as gestured has one). --floor=PATH adds `floor` (Tests/VM/evdev-floor.c:
              epoll_wait and read, nothing else: what any reader pays) and each figure above it.
-latency      Tests/VM/latency.py: one process, one monotonic clock, synthetic protocol-B gestures.
+latency      Tests/VM/latency.py: one process, one monotonic clock, synthetic protocol-B gestures;
+             every consumer at once, then each alone on a fresh device (`latency.KIND.alone.*`).
 recognition  each touchpad recording played into uinput: libinput's gestures (with and without
              --enable-tap) next to gestured's.
 profile      gestured alone on the 3M recording: syscalls and mallocs per frame, perf profile, smaps.
@@ -374,7 +375,7 @@ def main():
         elif mode == "latency":
             config = f"{WORK}/sidebyside.yaml"; open(config, "w").write(BINDINGS)
             rc = subprocess.run([sys.executable, os.path.join(HERE, "latency.py"), "--bin", suite.BIN,
-                                 "--config", config] + (["--libinput-first"] if LIBINPUT_FIRST else [])).returncode
+                                 "--config", config, "--alone"] + (["--libinput-first"] if LIBINPUT_FIRST else [])).returncode
             if rc: return rc
         else:
             print(f"sidebyside: unknown mode {mode}", file=sys.stderr); return 2
