@@ -1,7 +1,27 @@
 /// A kind of gesture. A struct with static members: the set may grow.
 public struct GestureKind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public var rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
+    public var rawValue: String { didSet { code = Self.code(of: rawValue) } }
+    /// 1 + the index of a known kind's name in `names`, 0 for any other name: two kinds are
+    /// compared by it. Comparing names cost a string comparison for every binding, subscription
+    /// and unbound kind a gesture event was checked against (callgrind).
+    private var code: UInt8
+
+    public init(rawValue: String) { self.rawValue = rawValue; code = Self.code(of: rawValue) }
+
+    private static let names = ["tap", "doubleTap", "longPress", "swipe", "pan", "pinch", "rotate", "edgeSwipe"]
+    private static func code(of name: String) -> UInt8 {
+        guard let i = names.firstIndex(of: name) else { return 0 }
+        return UInt8(i + 1)
+    }
+
+    /// Known kinds by their code; other names (the set may grow) by name.
+    @inline(__always)
+    public static func == (a: GestureKind, b: GestureKind) -> Bool {
+        a.code != 0 || b.code != 0 ? a.code == b.code : a.rawValue == b.rawValue
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
     public static let tap = GestureKind(rawValue: "tap")
     public static let doubleTap = GestureKind(rawValue: "doubleTap")
     public static let longPress = GestureKind(rawValue: "longPress")

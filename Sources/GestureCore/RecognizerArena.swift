@@ -227,7 +227,7 @@ public struct RecognizerArena: Sendable {
         if sink.events.isEmpty { return }
         // By index: iterating the array copied it and each event out of it (callgrind).
         for i in sink.events.indices where !unboundKinds.contains(sink.events[i].kind) { emit(sink.events[i]) }
-        sink.events.removeAll(keepingCapacity: true)
+        sink.events.removeAllKeepingBuffer()
     }
 
     private static func unbound(_ kinds: Set<GestureKind>) -> [GestureKind] {

@@ -57,7 +57,7 @@ public final class DeviceSession {
             }
             if x.finished { exclusive = nil }
         } else {
-            for e in r.events { pipeline.feed(e, emit) }
+            pipeline.feed(contentsOf: r.events, emit)
         }
         updateDeadline()
         return SourceRead(events: [], resyncCount: r.resyncCount, status: r.status)

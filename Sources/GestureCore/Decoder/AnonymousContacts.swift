@@ -85,13 +85,13 @@ struct AnonymousContacts: Sendable {
         // A packet still open at SYN_REPORT (no closing SYN_MT_REPORT) counts as one.
         if packet.hasPosition { endPacket(&ctx) }
         // BTN_TOUCH released: whatever packets say, nothing touches.
-        contacts.removeAll(keepingCapacity: true)
-        if !hasTouchKey || ctx.touchKey { contacts.append(contentsOf: packetContacts) }
-        packetContacts.removeAll(keepingCapacity: true)
+        contacts.removeAllKeepingBuffer()
+        if !hasTouchKey || ctx.touchKey { swap(&contacts, &packetContacts) }
+        packetContacts.removeAllKeepingBuffer()
         match()
         // Unmatched tracks lifted.
-        remaining.removeAll(keepingCapacity: true)
-        newIndex.removeAll(keepingCapacity: true)
+        remaining.removeAllKeepingBuffer()
+        newIndex.removeAllKeepingBuffer()
         for t in tracks {
             if t.matched { newIndex.append(remaining.count); remaining.append(t); continue }
             newIndex.append(-1)
@@ -142,7 +142,7 @@ struct AnonymousContacts: Sendable {
     /// continues (−1: a new contact). Marks the matched tracks.
     private mutating func match() {
         for i in tracks.indices { tracks[i].matched = false }
-        assignment.removeAll(keepingCapacity: true)
+        assignment.removeAllKeepingBuffer()
         for _ in contacts.indices { assignment.append(-1) }
         // 1. By tracking id where the device sends one.
         for ci in contacts.indices where contacts[ci].trackingId >= 0 {

@@ -275,11 +275,11 @@ public struct SlotDecoder: Sendable {
     private mutating func makeFrame() -> TouchFrame {
         var touches: [Touch] = []
         swap(&touches, &frameBuffer)
-        touches.removeAll(keepingCapacity: true)
+        touches.removeAllKeepingBuffer()
         touches.reserveCapacity(ctx.leaving.count + lastTouchCount + 2)
         if !ctx.leaving.isEmpty {
             touches.append(contentsOf: ctx.leaving)
-            ctx.leaving.removeAll(keepingCapacity: true)
+            ctx.leaving.removeAllKeepingBuffer()
         }
         let counts: (active: Int, hidden: Int)
         switch contactProtocol {

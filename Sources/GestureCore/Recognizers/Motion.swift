@@ -158,10 +158,9 @@ struct MotionTracker {
     /// fingers than slots, single-touch); elsewhere a higher count is the device's quirk (N-Trig
     /// reports BTN_TOOL_DOUBLETAP for one finger) and the positioned touches are the truth.
     mutating func update(_ frame: TouchFrame, semiMT: Bool, trustToolCount: Bool = true) -> MotionSample {
-        var s = sample
-        s.time = frame.time
-        s.semiMT = semiMT
-        s.stepX = 0; s.stepY = 0
+        sample.time = frame.time
+        sample.semiMT = semiMT
+        sample.stepX = 0; sample.stepY = 0
         // Pass 1: membership, and the continuing touches' centroids before and after.
         var n = 0, px = 0.0, py = 0.0, nx = 0.0, ny = 0.0
         var positioned = 0, began = false
@@ -181,7 +180,7 @@ struct MotionTracker {
         }
         let fingers = trustToolCount ? Swift.max(frame.fingerCount - resting, positioned) : positioned
         let countChanged = fingers != lastFingers
-        s.fingerLanded = began || fingers > lastFingers
+        sample.fingerLanded = began || fingers > lastFingers
         let skipStep = semiMT && countChanged
         // Pass 2: step, scale, rotation over the continuing touches; update positions.
         var cx = 0.0, cy = 0.0
@@ -212,43 +211,42 @@ struct MotionTracker {
             travel2 = Swift.max(travel2, dx * dx + dy * dy)
         }
         if n > 0 && !skipStep {
-            s.stepX = nx - px; s.stepY = ny - py
-            s.totalX += s.stepX; s.totalY += s.stepY
-            s.pathLength += (s.stepX * s.stepX + s.stepY * s.stepY).squareRoot()
+            sample.stepX = nx - px; sample.stepY = ny - py
+            sample.totalX += sample.stepX; sample.totalY += sample.stepY
+            sample.pathLength += (sample.stepX * sample.stepX + sample.stepY * sample.stepY).squareRoot()
         }
-        if radiusBefore > 0.5 && radiusAfter > 0 { s.scale *= radiusAfter / radiusBefore }
-        if weight > 0 { s.rotation += turn / weight }
-        s.positioned = positioned
-        s.fingers = fingers
-        if positioned > 0 { s.centroidX = cx / Double(positioned); s.centroidY = cy / Double(positioned) }
+        if radiusBefore > 0.5 && radiusAfter > 0 { sample.scale *= radiusAfter / radiusBefore }
+        if weight > 0 { sample.rotation += turn / weight }
+        sample.positioned = positioned
+        sample.fingers = fingers
+        if positioned > 0 { sample.centroidX = cx / Double(positioned); sample.centroidY = cy / Double(positioned) }
         // Span: twice the mean distance from the centroid of all active touches.
         var r = 0.0
         if positioned >= 2 {
             for t in frame.touches where t.tool == .finger && t.phase.isActive && !isExcluded(t.id) {
-                let dx = t.x - s.centroidX, dy = t.y - s.centroidY
+                let dx = t.x - sample.centroidX, dy = t.y - sample.centroidY
                 r += (dx * dx + dy * dy).squareRoot()
             }
             r = 2 * r / Double(positioned)
         }
-        s.span = r
-        s.touchTravel = travel2.squareRoot()
-        s.maxTouchTravel = Swift.max(s.maxTouchTravel, s.touchTravel)
+        sample.span = r
+        sample.touchTravel = travel2.squareRoot()
+        sample.maxTouchTravel = Swift.max(sample.maxTouchTravel, sample.touchTravel)
         // Velocity: exponential smoothing of the instantaneous centroid velocity.
         if let last = lastTime, frame.time > last {
             let dt = (frame.time - last).doubleSeconds
             if dt < 0.2 {
                 let a = dt / (dt + velocityTau)
-                s.velocityX += a * (s.stepX / dt - s.velocityX)
-                s.velocityY += a * (s.stepY / dt - s.velocityY)
+                sample.velocityX += a * (sample.stepX / dt - sample.velocityX)
+                sample.velocityY += a * (sample.stepY / dt - sample.velocityY)
             } else {
-                s.velocityX = 0; s.velocityY = 0
+                sample.velocityX = 0; sample.velocityY = 0
             }
         }
         lastTime = frame.time
-        s.buttonDown = frame.buttonDown
-        s.contactDropped = false
-        s.releasedFromEdgeAt = nil
-        sample = s
+        sample.buttonDown = frame.buttonDown
+        sample.contactDropped = false
+        sample.releasedFromEdgeAt = nil
         if rules.enabled && !semiMT { applyContactRules(frame, trustToolCount: trustToolCount) }
         lastFingers = sample.fingers
         return sample

@@ -189,9 +189,7 @@ extension MotionTracker {
                 }
             }
         }
-        var s = sample
-        s.restingUndecided = undecided && !dropped && released == nil
-        sample = s
+        sample.restingUndecided = undecided && !dropped && released == nil
         if dropped || released != nil {
             remeasure(frame, trustToolCount: trustToolCount)
             sample.contactDropped = dropped
