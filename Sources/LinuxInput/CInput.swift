@@ -1,5 +1,5 @@
-// Every C call of LinuxInput goes through this file: libevdev, libevdev-uinput and libudev (open,
-// read, write, close and inotify go through LinuxSystem). Callers elsewhere
+// Every C call of LinuxInput goes through this file: libevdev, libevdev-uinput, libudev and the
+// evdev records read from a device's fd (open, read, write, close and inotify go through LinuxSystem). Callers elsewhere
 // in the module see Swift types, optional results and SystemError values, never a C pointer they
 // must free.
 import CLibevdev
@@ -92,17 +92,29 @@ enum CInput {
         return state
     }
 
-    /// The whole state libevdev holds now, for an exclusive device's gate (nil: no protocol-B slots).
-    static func evdevState(_ dev: OpaquePointer, _ d: DeviceDescription) -> EvdevState? {
-        let n = libevdev_get_num_slots(dev)
-        guard n > 0 else { return nil }
-        var state = EvdevState(slotCount: Int(n))
-        for s in 0..<Int(n) {
+    /// The device's state now, from a libevdev handle made for the purpose on `fd` (its ioctls read
+    /// every axis, MT slot and key; the handle is freed before returning). Slots only for a
+    /// protocol-B device. EvdevDevice uses it after SYN_DROPPED: its own handle never sees the
+    /// events, so what that one holds is the state at open.
+    static func evdevQueryState(fd: Int32, _ d: DeviceDescription) -> Result<EvdevState, InputError> {
+        switch evdevNew(fd: fd) {
+        case .failure(let e): return .failure(e)
+        case .success(let dev):
+            defer { libevdev_free(dev) }
+            return .success(evdevState(dev, d))
+        }
+    }
+
+    /// The whole state a libevdev handle holds (no slots on a device without protocol-B slots).
+    static func evdevState(_ dev: OpaquePointer, _ d: DeviceDescription) -> EvdevState {
+        let n = Int(max(0, libevdev_get_num_slots(dev)))
+        var state = EvdevState(slotCount: n)
+        for s in 0..<n {
             for code in EvdevState.slotCodes where d.hasAxis(code) {
                 state.set(slot: s, code: code, libevdev_get_slot_value(dev, UInt32(s), UInt32(code)))
             }
         }
-        state.setCurrentSlot(Int(libevdev_get_current_slot(dev)))
+        if n > 0 { state.setCurrentSlot(Int(libevdev_get_current_slot(dev))) }
         for key in d.keys { state.setKey(key, libevdev_get_event_value(dev, UInt32(EventType.key), UInt32(key))) }
         for axis in d.codes[EventType.abs] ?? [] where axis != AbsCode.mtSlot && !EvdevState.slotCodes.contains(axis) {
             state.setAxis(axis, libevdev_get_event_value(dev, UInt32(EventType.abs), UInt32(axis)))
@@ -131,20 +143,32 @@ enum CInput {
         libevdev_get_event_value(dev, UInt32(type), UInt32(code))
     }
 
-    enum NextEvent { case event(InputEvent, sync: Bool), again, failure(SystemError) }
+    /// struct input_event records read(2) straight from an evdev fd, up to `capacity` a call, into
+    /// one buffer kept for the device's life. The event stream does not go through libevdev
+    /// (docs/ARCHITECTURE.md, "Reading evdev"): libevdev_next_event cost about 290 instructions an
+    /// event and one more read(2) a wakeup (the one returning EAGAIN).
+    final class EvdevReadBuffer {
+        /// Events a read(2) takes: a 10-finger frame is about 50, a bcm5974 frame about 20.
+        static let capacity = 128
+        private let raw = UnsafeMutableBufferPointer<input_event>.allocate(capacity: capacity)
+        deinit { raw.deallocate() }
 
-    /// libevdev_next_event: NORMAL or SYNC flag.
-    static func evdevNext(_ dev: OpaquePointer, sync: Bool) -> NextEvent {
-        var ev = input_event()
-        let flags = sync ? LIBEVDEV_READ_FLAG_SYNC.rawValue : LIBEVDEV_READ_FLAG_NORMAL.rawValue
-        let rc = libevdev_next_event(dev, flags, &ev)
-        guard rc == Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue) || rc == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) else {
-            let error = SystemError(negated: rc)
-            return error == .wouldBlock ? .again : .failure(error)
+        /// One read(2) on `fd`: appends the events it returned and says how many (`capacity`: the
+        /// buffer filled, more may be queued; fewer: the kernel had no more complete frames).
+        /// `.wouldBlock`: nothing was queued.
+        func read(_ fd: Int32, appendingTo events: inout [InputEvent]) -> Result<Int, SystemError> {
+            let bytes: Int
+            do { bytes = try FileDescriptor(rawValue: fd).read(into: UnsafeMutableRawBufferPointer(raw)) } catch {
+                return .failure(error)
+            }
+            let count = bytes / MemoryLayout<input_event>.stride
+            for i in 0..<count {
+                let e = raw[i]
+                let time = Instant(seconds: Int64(e.time.tv_sec), microseconds: Int64(e.time.tv_usec))
+                events.append(InputEvent(time: time, type: e.type, code: e.code, value: e.value))
+            }
+            return .success(count)
         }
-        let time = Instant(seconds: Int64(ev.time.tv_sec), microseconds: Int64(ev.time.tv_usec))
-        return .event(InputEvent(time: time, type: ev.type, code: ev.code, value: ev.value),
-                      sync: rc == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue))
     }
 
     // MARK: libevdev-uinput

@@ -1,8 +1,10 @@
 import GestureCore
 import LinuxSystem
 
-/// One open evdev node read through libevdev: opened O_RDONLY|O_NONBLOCK|O_CLOEXEC, timestamps on
-/// CLOCK_MONOTONIC, never grabbed. `deinit` frees the libevdev handle and closes the fd.
+/// One open evdev node: opened O_RDONLY|O_NONBLOCK|O_CLOEXEC, timestamps on CLOCK_MONOTONIC, not
+/// grabbed unless asked. libevdev opens it (capabilities, absinfo, state at open, grab, the state
+/// after SYN_DROPPED); the events are read from the fd directly. `deinit` frees the libevdev handle
+/// and closes the fd.
 ///
 /// Put `fd` in the event loop (level-triggered) and call `readAvailable()` on each wakeup.
 public final class EvdevDevice {
@@ -23,7 +25,11 @@ public final class EvdevDevice {
     /// The kernel's `phys` of the device (VirtualDeviceMark tells gestured's own devices by it).
     public let phys: String?
 
+    /// Opening, capabilities, absinfo, the state at open and the grab. It never sees the event
+    /// stream (read from `fd` directly), so its current values are those at open.
     private let handle: OpaquePointer
+    /// Where read(2) puts the kernel's struct input_event records.
+    private let raw = CInput.EvdevReadBuffer()
     /// `readAvailable`'s events array, kept between reads.
     private var readBuffer: [InputEvent] = []
 
@@ -58,8 +64,22 @@ public final class EvdevDevice {
         self.phys = CInput.evdevPhys(handle)
     }
 
-    /// What libevdev holds now (slots, keys, axes); nil for a device without protocol-B slots.
-    public func currentState() -> EvdevState? { CInput.evdevState(handle, description) }
+    /// The device's state now (slots, keys, axes), asked of the kernel; nil for a device without
+    /// protocol-B slots. Through a second open file of the same node (/proc/self/fd): EVIOCGKEY
+    /// on `fd` itself would drop the key events still queued for it, which the decoder needs.
+    public func currentState() throws(InputError) -> EvdevState? {
+        guard description.slotCount > 0 else { return nil }
+        let second: Int32
+        switch CInput.openReadOnly("/proc/self/fd/\(fd)") {
+        case .success(let opened): second = opened
+        case .failure(let e): throw InputError(operation: "open", path: path, error: e)
+        }
+        defer { CInput.close(second) }
+        switch CInput.evdevQueryState(fd: second, description) {
+        case .success(let state): return state
+        case .failure(var e): e.path = path; throw e
+        }
+    }
 
     /// Takes the device for this fd alone (EVIOCGRAB): nobody else reads it until `ungrab()` or
     /// the fd closes (also when the process dies). EBUSY: another process holds it.
@@ -77,7 +97,7 @@ public final class EvdevDevice {
 
     /// How a read ended.
     public enum ReadStatus: Hashable, Sendable {
-        /// Everything queued was read (EAGAIN).
+        /// Everything queued was read (EAGAIN, or a read(2) that did not fill the buffer).
         case drained
         /// `maximumEvents` were read and more may be queued; the fd stays readable.
         case more
@@ -89,55 +109,113 @@ public final class EvdevDevice {
 
     /// What one `readAvailable()` produced.
     public struct ReadResult: Sendable {
-        /// Events in kernel order. After a SYN_DROPPED, the events libevdev synthesizes for the
-        /// state delta follow it and end with a SYN_REPORT (the decoder resynchronizes on them).
+        /// Events in kernel order. After a SYN_DROPPED, the device's whole state follows it as
+        /// events ending with a SYN_REPORT (`appendStateEvents`; the decoder resynchronizes on them).
         public var events: [InputEvent]
         /// How many SYN_DROPPED resyncs happened during this read.
         public var resyncCount: Int
         public var status: ReadStatus
     }
 
-    /// Reads until EAGAIN (or `maximumEvents`), handling SYN_DROPPED: the SYN_DROPPED event and the
-    /// sync delta (read with LIBEVDEV_READ_FLAG_SYNC until −EAGAIN) are passed through in order.
+    /// Reads struct input_event records straight from the fd, `EvdevReadBuffer.capacity` a read(2),
+    /// until a read does not fill the buffer (the kernel had nothing more: no read only to get
+    /// EAGAIN; the fd is level-triggered and wakes the loop again) or `maximumEvents` (`.more`).
+    /// A SYN_DROPPED is passed through, followed by the device's state (`resync`).
     public func readAvailable(maximumEvents: Int = 16_384) -> ReadResult {
         // The array of the last read is reused once the caller has let go of it (no allocation
         // per wakeup); a frame of 10 touches is about 50 events.
         var events: [InputEvent] = []
         swap(&events, &readBuffer)
         events.removeAll(keepingCapacity: true)
-        events.reserveCapacity(64)
+        events.reserveCapacity(CInput.EvdevReadBuffer.capacity)
         defer { readBuffer = events }
         var resyncs = 0
         while events.count < maximumEvents {
-            switch CInput.evdevNext(handle, sync: false) {
-            case .again:
+            let start = events.count
+            switch raw.read(fd, appendingTo: &events) {
+            case .failure(.wouldBlock):
                 return ReadResult(events: events, resyncCount: resyncs, status: .drained)
             case .failure(let e):
-                let error = InputError(operation: "libevdev_next_event", path: path, error: e)
-                let status: ReadStatus = error.isUnplugged ? .deviceGone : .failed(error)
-                return ReadResult(events: events, resyncCount: resyncs, status: status)
-            case .event(let event, let sync):
-                events.append(event)
-                guard sync else { continue }
-                // LIBEVDEV_READ_STATUS_SYNC: `event` is the SYN_DROPPED; now the state delta.
-                resyncs += 1
-                syncing: while true {
-                    switch CInput.evdevNext(handle, sync: true) {
-                    case .event(let delta, _): events.append(delta)
-                    case .again: break syncing
-                    case .failure(let e):
-                        let error = InputError(operation: "libevdev_next_event(SYNC)", path: path, error: e)
-                        let status: ReadStatus = error.isUnplugged ? .deviceGone : .failed(error)
-                        return ReadResult(events: events, resyncCount: resyncs, status: status)
-                    }
+                return ReadResult(events: events, resyncCount: resyncs, status: failure("read", e))
+            case .success(let count):
+                if let dropped = events[start...].firstIndex(where: { $0.type == EventType.syn && $0.code == SynCode.dropped }) {
+                    resyncs += 1
+                    events.removeSubrange((dropped + 1)...)
+                    let status = resync(after: events[dropped], into: &events)
+                    return ReadResult(events: events, resyncCount: resyncs, status: status)
                 }
-                // libevdev ends the delta with a SYN_REPORT; make sure the decoder sees one.
-                if events.last?.isSynReport != true {
-                    let t = events.last?.time ?? event.time
-                    events.append(InputEvent(time: t, type: EventType.syn, code: SynCode.report, value: 0))
+                if count < CInput.EvdevReadBuffer.capacity {
+                    return ReadResult(events: events, resyncCount: resyncs, status: .drained)
                 }
             }
         }
         return ReadResult(events: events, resyncCount: resyncs, status: .more)
+    }
+
+    /// Read(2)s a resync may drop before it queries the state (as libevdev's drain: 8 kernel
+    /// buffers' worth of packets); what still follows is read as usual, after the state.
+    private static let drainReads = 8
+
+    /// After a SYN_DROPPED (the kernel's docs/input/event-codes.rst: ignore the events up to the
+    /// next SYN_REPORT, then query the device): whatever is still queued is stale and is read and
+    /// dropped (libevdev does the same, "Discarding events before synchronizing"), then the
+    /// device's state is queried through a fresh libevdev handle on this fd and appended as
+    /// `appendStateEvents`, stamped with the time of the last event read. `.drained` when the drain
+    /// emptied the queue, `.more` when events kept coming (they are read as usual, after the state).
+    private func resync(after dropped: InputEvent, into events: inout [InputEvent]) -> ReadStatus {
+        var time = dropped.time
+        var stale: [InputEvent] = []
+        var status = ReadStatus.more
+        draining: for _ in 0..<Self.drainReads {
+            stale.removeAll(keepingCapacity: true)
+            switch raw.read(fd, appendingTo: &stale) {
+            case .success(let count):
+                if let last = stale.last { time = last.time }
+                if count < CInput.EvdevReadBuffer.capacity { status = .drained; break draining }
+            case .failure(.wouldBlock): status = .drained; break draining
+            case .failure(let e): return failure("read", e)
+            }
+        }
+        switch CInput.evdevQueryState(fd: fd, description) {
+        case .success(let state):
+            Self.appendStateEvents(state, of: description, at: time, to: &events)
+            return status
+        case .failure(let e):
+            return failure("libevdev_new_from_fd (state after SYN_DROPPED)", e.error)
+        }
+    }
+
+    private func failure(_ operation: String, _ e: SystemError) -> ReadStatus {
+        let error = InputError(operation: operation, path: path, error: e)
+        return error.isUnplugged ? .deviceGone : .failed(error)
+    }
+
+    /// `state` as the events that follow a SYN_DROPPED, all stamped `time`: per slot ABS_MT_SLOT,
+    /// ABS_MT_TRACKING_ID and the slot's other ABS_MT_* codes; the current ABS_MT_SLOT; every key
+    /// with its value; the other absolute axes; SYN_REPORT. The whole state rather than a delta: a
+    /// value equal to what the reader holds changes nothing for it (SlotContacts, EvdevState.apply).
+    /// A device without slots (protocol A, single-touch) gets no ABS_MT_* codes: the kernel keeps
+    /// no per-contact state for it, and a protocol-A frame is only the packets it carries.
+    static func appendStateEvents(_ state: EvdevState, of d: DeviceDescription, at time: Instant,
+                                  to events: inout [InputEvent]) {
+        func ev(_ type: UInt16, _ code: UInt16, _ value: Int32) {
+            events.append(InputEvent(time: time, type: type, code: code, value: value))
+        }
+        let abs = (d.codes[EventType.abs] ?? []).sorted()
+        let slotCount = min(state.slotCount, d.slotCount)
+        if slotCount > 0 {
+            let perSlot = abs.filter { EvdevState.slotCodes.contains($0) && $0 != AbsCode.mtTrackingId }
+            for s in 0..<slotCount {
+                ev(EventType.abs, AbsCode.mtSlot, Int32(s))
+                ev(EventType.abs, AbsCode.mtTrackingId, state.value(slot: s, code: AbsCode.mtTrackingId))
+                for code in perSlot { ev(EventType.abs, code, state.value(slot: s, code: code)) }
+            }
+            ev(EventType.abs, AbsCode.mtSlot, Int32(state.currentSlot))
+        }
+        for key in d.keys.sorted() { ev(EventType.key, key, state.keys[key] ?? 0) }
+        for axis in abs where axis != AbsCode.mtSlot && !EvdevState.slotCodes.contains(axis) {
+            ev(EventType.abs, axis, state.axes[axis] ?? 0)
+        }
+        ev(EventType.syn, SynCode.report, 0)
     }
 }

@@ -18,18 +18,20 @@ import LinuxSystem
     var devices: [String: EvdevDevice] = [:]
     var pipelines: [String: GesturePipeline] = [:]
 
-    func emit(_ node: String, _ device: GestureJSON.DeviceInfo) -> (GesturePipeline.Output) -> Void {
+    func emit(_ node: String, _ d: DeviceDescription) -> (GesturePipeline.Output) -> Void {
+        let device = GestureJSON.DeviceInfo(d)
         return { output in
             switch output {
             case .gesture(let g): say("gesture \(node) \(GestureJSON.encode(g, device: device, origin: .zero))")
             case .diagnostic(let d): say("diagnostic \(node) \(d)")
+            case .frame(let f) where f.flags.contains(.resynchronized): say("resync \(node) \(resyncLine(f, d))")
             case .frame: break
             }
         }
     }
     func removePipeline(_ node: String) {
         guard var r = pipelines.removeValue(forKey: node), let dev = devices[node] else { return }
-        r.deviceRemoved(at: MonotonicClock.now(), emit(node, GestureJSON.DeviceInfo(dev.description)))
+        r.deviceRemoved(at: MonotonicClock.now(), emit(node, dev.description))
     }
 
     func apply(_ changes: [DeviceChange]) {
@@ -86,7 +88,7 @@ import LinuxSystem
             }
             let monotonic = r.events.last.map { "\($0.time)" } ?? "-"
             say("read \(node) events=\(r.events.count) reports=\(reports) dropped=\(dropped) resyncs=\(r.resyncCount) status=\(status) last=\(monotonic)")
-            let out = emit(node, GestureJSON.DeviceInfo(dev.description))
+            let out = emit(node, dev.description)
             for e in r.events { pipelines[node]?.feed(e, out) }
             if r.status == .deviceGone {
                 removePipeline(node)
@@ -96,7 +98,19 @@ import LinuxSystem
         }
         for node in pipelines.keys.sorted() {
             guard let dev = devices[node] else { continue }
-            pipelines[node]!.advance(to: now, emit(node, GestureJSON.DeviceInfo(dev.description)))
+            pipelines[node]!.advance(to: now, emit(node, dev.description))
         }
     }
+}
+
+/// A resynchronized frame's touches as `SLOT:PHASE:X,Y` in device units (the decoder's
+/// millimetres taken back through the device's scale), space-separated; `none` without touches.
+func resyncLine(_ f: TouchFrame, _ d: DeviceDescription) -> String {
+    guard let axes = d.positionAxes, !f.touches.isEmpty else { return "none" }
+    let upm = d.unitsPerMillimeter
+    return f.touches.map { t in
+        let x = Int((t.x * upm.x + Double(min(axes.x.minimum, axes.x.maximum))).rounded())
+        let y = Int((t.y * upm.y + Double(min(axes.y.minimum, axes.y.maximum))).rounded())
+        return "\(t.slot):\(t.phase.rawValue):\(x),\(y)"
+    }.joined(separator: " ")
 }

@@ -335,6 +335,42 @@ def linuxinput_syn_dropped_resync():
         ts.remove(); w.p.terminate(); w.stop()
 
 @test
+def linuxinput_syn_dropped_resync_restores_moved_and_lifted_contacts():
+    """EvdevDevice after SYN_DROPPED reads the device's state back: a contact that moved while the
+    reader was stopped is at its new position, one lifted then has ended, the flooded one is still
+    down; a protocol-A device gets no phantom contact from the resync."""
+    w = watch("udev")
+    ts = Device(TOUCHSCREEN)
+    pa = Device(PROTO_A)
+    try:
+        for d in (ts, pa): w.seen_or_wait(lambda l, d=d: l.startswith(f"added {d.node}"), 10, f"added {d.node}")
+        # Slots 0, 1, 2 at (200,100), (500,300), (700,400), in one frame.
+        ts.do("ev 3 47 0 3 57 501 3 53 200 3 54 100 3 47 1 3 57 502 3 53 500 3 54 300"
+              " 3 47 2 3 57 503 3 53 700 3 54 400 1 330 1 0 0 0")
+        w.wait_for(lambda l: l.startswith(f"read {ts.node}") and "reports=1" in l, 10, "the three contacts read")
+        os.kill(w.p.pid, signal.SIGSTOP)
+        try:
+            # While stopped: slot 0 moves to (600,350) and slot 1 lifts, then 3000 frames jitter slot 2
+            # (far more than evdev's buffer: the first two frames are lost, only the state tells).
+            ts.do("ev 3 47 0 3 53 600 3 54 350 3 47 1 3 57 -1 0 0 0")
+            ts.do("ev 3 47 2 " + " ".join(f"3 53 {700 + i % 2} 0 0 0" for i in range(3000)))
+            pa.do("flood 3000")
+        finally:
+            os.kill(w.p.pid, signal.SIGCONT)
+        line = w.wait_for(lambda l: l.startswith(f"resync {ts.node} "), 10, "the touchscreen's resync frame")
+        touches = {int(t.split(":")[0]): t.split(":")[1:] for t in line.split(" ")[2:]}
+        check(0 in touches and touches[0][0] in ("moved", "stationary") and touches[0][1] == "600,350",
+              f"slot 0 did not come back at 600,350: {line}")
+        check(1 in touches and touches[1][0] == "ended", f"slot 1, lifted during the flood, did not end: {line}")
+        check(2 in touches and touches[2][0] in ("moved", "stationary"), f"slot 2, down all along, is not: {line}")
+        line = w.wait_for(lambda l: l.startswith(f"resync {pa.node} "), 10, "the protocol-A device's resync frame")
+        check(line == f"resync {pa.node} none", f"the protocol-A resync made contacts of no packet: {line}")
+        ts.do("ev 3 47 0 3 53 610 0 0 0")
+        w.wait_for(lambda l: l.startswith(f"read {ts.node}") and "resyncs=0" in l and "reports=1" in l, 10, "a normal read after the resync")
+    finally:
+        ts.remove(); pa.remove(); w.p.terminate(); w.stop()
+
+@test
 def linuxinput_twenty_hotplug_cycles_leak_no_fd():
     """EvdevDevice/DeviceMonitor: 20 add/remove cycles leave the reader's fd count unchanged."""
     w = watch("udev")

@@ -21,7 +21,11 @@ final class ExclusiveDevice {
     /// Makes the clone; the grab follows as soon as no finger is down.
     init(evdev: EvdevDevice, hold: Duration, landing: Duration, bindings: [Binding], log: Logger) throws(DaemonError) {
         let d = evdev.description
-        guard let real = evdev.currentState(), real.slotCount > 0 else {
+        let state: EvdevState?
+        do { state = try evdev.currentState() } catch {
+            throw DaemonError("cannot read its state: \(error.description); it stays shared")
+        }
+        guard let real = state, real.slotCount > 0 else {
             throw DaemonError("exclusive needs a multi-touch device with slots (protocol B); \(evdev.path) has none, it stays shared")
         }
         let c: CloneDevice
