@@ -267,7 +267,12 @@ public final class Daemon {
     }
 
     private func readable(_ s: DeviceSession) {
-        let r = s.readAvailable { emit($0, from: s) }
+        handle(s.readAvailable { emit($0, from: s) }, of: s)
+        rearmTimer()
+    }
+
+    /// What a session's read says: a resync is logged; an ended, unplugged or failed source ends it.
+    private func handle(_ r: SourceRead, of s: DeviceSession) {
         if r.resyncCount > 0 {
             log.warning("kernel: SYN_DROPPED on \(s.wire.node) (events were lost; resynchronized, gestures in flight cancelled)")
         }
@@ -282,7 +287,6 @@ public final class Daemon {
             log.warning("devices: \(s.wire.node): \(e); closing it")
             end(s, reason: "read failed")
         }
-        rearmTimer()
     }
 
     private func emit(_ o: DeviceSession.Output, from s: DeviceSession) {
@@ -323,7 +327,10 @@ public final class Daemon {
         timer.acknowledge()
         let now = MonotonicClock.now()
         for s in sessions.values {
-            if let d = s.nextDeadline, d <= now { s.advance(to: now) { emit($0, from: s) } }
+            guard let d = s.nextDeadline, d <= now else { continue }
+            // The device's queued events first (DeviceSession.deadlineDue).
+            let r = s.deadlineDue(now: MonotonicClock.now) { emit($0, from: s) }
+            handle(r, of: s)
         }
         if let due = watchdogDue, due <= now, let interval = notifier.watchdogInterval {
             notifier.watchdog()

@@ -63,6 +63,20 @@ public final class DeviceSession {
         return SourceRead(events: [], resyncCount: r.resyncCount, status: r.status)
     }
 
+    /// The timer found a deadline due: first what the source already queued, since those events
+    /// carry kernel timestamps that may precede the deadline (a second tap's touch-down just before
+    /// the double-tap wait ends) and firing the deadline first would decide without them; then
+    /// every deadline up to `now()`, read after the source (nothing queued is older than it).
+    /// Returns the source's read, for the caller to act on its status.
+    public func deadlineDue(now: () -> Instant, _ emit: (Output) -> Void) -> SourceRead {
+        let r = readAvailable(emit)
+        switch r.status {
+        case .drained, .more: advance(to: now(), emit)
+        case .ended, .gone, .failed: break
+        }
+        return r
+    }
+
     /// Fires every deadline at or before `now`.
     public func advance(to now: Instant, _ emit: (Output) -> Void) {
         defer { updateDeadline() }
