@@ -9,7 +9,7 @@
 #        --split: --bare plus a daemon with the bindings only and one with the client only;
 #        --libinput-first: latency with a libinput opened before gestured, a control for the order;
 #        --last-bin=PATH: gestured-last runs that build instead, an A/B of two builds in one run)
-# env:   GESTURED_VM_STATE (default /var/tmp/gestured-vm), VM_TIMEOUT (guest limit, default 1200 s),
+# env:   GESTURED_VM_STATE (default /var/tmp/gestured-vm), VM_TIMEOUT (guest limit, default 1200 s; 3000 s for instructions),
 #        GESTURED_VM_STRICT=1 (a skip fails)
 set -u
 cd "$(dirname "$0")/../.."
@@ -47,4 +47,6 @@ FLOOR=""
 CC=$(command -v cc || command -v clang) && $CC -O2 -o "$BIN/evdev-floor" Tests/VM/evdev-floor.c && FLOOR="--floor=$BIN/evdev-floor" \
   || echo "sidebyside: no floor column (Tests/VM/evdev-floor.c did not build)"
 echo "sidebyside: booting the VM; date $(date -u +%Y-%m-%dT%H:%MZ), host $(uname -r), $(nproc) CPUs"
-VM_TIMEOUT=${VM_TIMEOUT:-1200} VM_UDEV=1 sh Tests/VM/vm-run.sh "$STATE" "python3 -u $ROOT/Tests/VM/sidebyside.py --bin $BIN --root $ROOT $FLOOR $*"
+# The instructions mode plays every recording under callgrind, ten times slower: give it longer.
+case " $* " in *" instructions "*) TIMEOUT_DEFAULT=3000 ;; *) TIMEOUT_DEFAULT=1200 ;; esac
+VM_TIMEOUT=${VM_TIMEOUT:-$TIMEOUT_DEFAULT} VM_UDEV=1 sh Tests/VM/vm-run.sh "$STATE" "python3 -u $ROOT/Tests/VM/sidebyside.py --bin $BIN --root $ROOT $FLOOR $*"
