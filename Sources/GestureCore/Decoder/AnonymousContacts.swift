@@ -10,13 +10,16 @@ struct AnonymousContacts: Sendable {
         var tool: Int32 = MTToolType.finger
         var hasPosition = false
         var hasMajor = false
+        /// While a frame is matched: the index in `tracks` of the track it continues (−1: new).
+        var track = -1
     }
     private struct Track {
         var contact: Contact
         var touchId: Int
         var slot: Int
         var suppressed: Bool
-        var matched = false
+        /// While a frame is matched: the index in `contacts` of the contact continuing it (−1: lifted).
+        var matchedContact = -1
     }
     static let maxContacts = 32
 
@@ -24,13 +27,10 @@ struct AnonymousContacts: Sendable {
     private let deviceName: String
     private let hasTouchKey: Bool
     private var packet = Contact()
-    private var packetContacts: [Contact] = []
-    private var tracks: [Track] = []
-    /// Scratch arrays of `frame` and `match`, kept between frames so a frame allocates nothing.
+    /// This frame's contacts, one per packet; emptied at each frame's end. It and `tracks` are
+    /// kept between frames and written in place, so a frame neither allocates nor copies them.
     private var contacts: [Contact] = []
-    private var remaining: [Track] = []
-    private var newIndex: [Int] = []
-    private var assignment: [Int] = []
+    private var tracks: [Track] = []
     private var ignoreUntilLift = false
     /// Some protocol-A drivers (bcm5974) keep reporting lifted contacts with ABS_MT_TOUCH_MAJOR 0:
     /// once a device has shown a non-zero major, a zero one means "not touching".
@@ -42,12 +42,8 @@ struct AnonymousContacts: Sendable {
         hasTouchKey = device.hasKey(KeyCode.btnTouch)
         self.ignoreUntilLift = ignoreUntilLift
         packet.x = scale.xMin; packet.y = scale.yMin
-        packetContacts.reserveCapacity(Self.maxContacts)
-        tracks.reserveCapacity(Self.maxContacts)
         contacts.reserveCapacity(Self.maxContacts)
-        remaining.reserveCapacity(2 * Self.maxContacts)
-        newIndex.reserveCapacity(Self.maxContacts)
-        assignment.reserveCapacity(Self.maxContacts)
+        tracks.reserveCapacity(2 * Self.maxContacts)
     }
 
     mutating func abs(code: UInt16, value: Int32) {
@@ -69,8 +65,8 @@ struct AnonymousContacts: Sendable {
         if scale.hasMajor {
             if packet.major != 0 { sawNonzeroMajor = true } else if sawNonzeroMajor && packet.hasMajor { return }
         }
-        if packetContacts.count < Self.maxContacts {
-            packetContacts.append(packet)
+        if contacts.count < Self.maxContacts {
+            contacts.append(packet)
         } else {
             ctx.diagnose("kernel bug: \(deviceName): more than \(Self.maxContacts) protocol-A contacts in one frame, the rest ignored")
         }
@@ -85,25 +81,27 @@ struct AnonymousContacts: Sendable {
         // A packet still open at SYN_REPORT (no closing SYN_MT_REPORT) counts as one.
         if packet.hasPosition { endPacket(&ctx) }
         // BTN_TOUCH released: whatever packets say, nothing touches.
-        contacts.removeAllKeepingBuffer()
-        if !hasTouchKey || ctx.touchKey { swap(&contacts, &packetContacts) }
-        packetContacts.removeAllKeepingBuffer()
+        if hasTouchKey && !ctx.touchKey { contacts.removeAllKeepingBuffer() }
         match()
-        // Unmatched tracks lifted.
-        remaining.removeAllKeepingBuffer()
-        newIndex.removeAllKeepingBuffer()
-        for t in tracks {
-            if t.matched { newIndex.append(remaining.count); remaining.append(t); continue }
-            newIndex.append(-1)
-            if !t.suppressed { touches.append(touch(t, phase: .ended)) }
+        // Unmatched tracks lifted; the matched ones close up in their order.
+        var kept = 0
+        for ti in tracks.indices {
+            let t = tracks[ti]
+            if t.matchedContact < 0 {
+                if !t.suppressed { touches.append(touch(t, phase: .ended)) }
+                continue
+            }
+            contacts[t.matchedContact].track = kept
+            if kept != ti { tracks[kept] = t }
+            kept += 1
         }
+        while tracks.count > kept { tracks.removeLast() }
         if contacts.isEmpty { ignoreUntilLift = false }
         var active = 0, hidden = 0
         for ci in contacts.indices {
             let c = contacts[ci]
-            if assignment[ci] >= 0 {
-                let ri = newIndex[assignment[ci]]
-                var t = remaining[ri]
+            if c.track >= 0 {
+                var t = tracks[c.track]
                 let moved = t.contact.x != c.x || t.contact.y != c.y
                 t.contact = c
                 if t.suppressed {
@@ -117,10 +115,10 @@ struct AnonymousContacts: Sendable {
                     touches.append(touch(t, phase: moved ? .moved : .stationary))
                     active += 1
                 }
-                remaining[ri] = t
+                tracks[c.track] = t
             } else {
                 var used: UInt64 = 0
-                for r in remaining where r.slot < 64 { used |= 1 << UInt64(r.slot) }
+                for r in tracks where r.slot < 64 { used |= 1 << UInt64(r.slot) }
                 let slot = (~used).trailingZeroBitCount
                 var t = Track(contact: c, touchId: 0, slot: slot, suppressed: false)
                 if ignoreUntilLift || c.tool == MTToolType.palm {
@@ -131,32 +129,31 @@ struct AnonymousContacts: Sendable {
                     touches.append(touch(t, phase: .began))
                     active += 1
                 }
-                remaining.append(t)
+                tracks.append(t)
             }
         }
-        swap(&tracks, &remaining)
+        contacts.removeAllKeepingBuffer()
         return (active, hidden)
     }
 
-    /// For each of `contacts`, in `assignment`: the index of the previous frame's track it
-    /// continues (−1: a new contact). Marks the matched tracks.
+    /// Pairs this frame's `contacts` with the previous frame's `tracks`: each contact's `track`
+    /// is the track it continues (−1: a new contact), each track's `matchedContact` the contact
+    /// continuing it (−1: lifted).
     private mutating func match() {
-        for i in tracks.indices { tracks[i].matched = false }
-        assignment.removeAllKeepingBuffer()
-        for _ in contacts.indices { assignment.append(-1) }
+        for i in tracks.indices { tracks[i].matchedContact = -1 }
         // 1. By tracking id where the device sends one.
         for ci in contacts.indices where contacts[ci].trackingId >= 0 {
             let id = contacts[ci].trackingId
-            if let ti = tracks.firstIndex(where: { !$0.matched && $0.contact.trackingId == id }) {
-                tracks[ti].matched = true; assignment[ci] = ti
+            if let ti = tracks.firstIndex(where: { $0.matchedContact < 0 && $0.contact.trackingId == id }) {
+                tracks[ti].matchedContact = ci; contacts[ci].track = ti
             }
         }
         // 2. The rest (no id) by nearest position, greedily, closest pair first.
         while true {
             var best = Int64.max, bc = -1, bt = -1
-            for ci in contacts.indices where assignment[ci] < 0 && contacts[ci].trackingId < 0 {
+            for ci in contacts.indices where contacts[ci].track < 0 && contacts[ci].trackingId < 0 {
                 let c = contacts[ci]
-                for ti in tracks.indices where !tracks[ti].matched && tracks[ti].contact.trackingId < 0 {
+                for ti in tracks.indices where tracks[ti].matchedContact < 0 && tracks[ti].contact.trackingId < 0 {
                     let dx = Int64(c.x) - Int64(tracks[ti].contact.x)
                     let dy = Int64(c.y) - Int64(tracks[ti].contact.y)
                     let d = dx * dx + dy * dy
@@ -164,7 +161,7 @@ struct AnonymousContacts: Sendable {
                 }
             }
             if bc < 0 { break }
-            tracks[bt].matched = true; assignment[bc] = bt
+            tracks[bt].matchedContact = bc; contacts[bc].track = bt
         }
     }
 

@@ -76,26 +76,44 @@ struct MotionSample {
 
 let degreesPerRadian = 180 / Double.pi
 
-/// Keeps each touch's start and previous position (no per-frame allocation: the table's storage
-/// is reserved once and reused).
+/// One touch the tracker follows: where it started and where it was in the previous frame, and
+/// what the resting-contact rules need (see RestingContacts.swift).
+struct TrackedTouch {
+    var id: Int
+    var startX: Double, startY: Double
+    var prevX: Double, prevY: Double
+    /// Resting or palm: no finger of any gesture until it lifts.
+    var excluded: Bool
+    var landed: Instant
+    var othersPath: Double = 0
+    var thumbLike = false
+    var moved = false
+    /// Landed in the edge-palm zone and not released yet (its landing point is kept in
+    /// `restX`/`restY`).
+    var edgePalm: Bool
+    var restX: Double, restY: Double
+    /// Where it was when the latest contact landed (what "has moved" means for the landing gap,
+    /// see `ContactRules`).
+    var armX: Double, armY: Double
+
+    init(_ t: Touch, at time: Instant, edgePalm: Bool) {
+        id = t.id; startX = t.x; startY = t.y; prevX = t.x; prevY = t.y
+        excluded = edgePalm; landed = time; self.edgePalm = edgePalm
+        restX = t.x; restY = t.y; armX = t.x; armY = t.y
+    }
+
+    /// How far it is from where it was when the latest contact landed.
+    var armTravel: Millimeters { Self.distance(prevX - armX, prevY - armY) }
+    /// How far it is from where it was when the others started to move (its rest position).
+    var restTravel: Millimeters { Self.distance(prevX - restX, prevY - restY) }
+
+    private static func distance(_ dx: Double, _ dy: Double) -> Double { (dx * dx + dy * dy).squareRoot() }
+}
+
+/// Keeps each touch's start and previous position: one record a touch, in an array whose
+/// storage is reserved once and reused (no per-frame allocation), updated in place.
 struct MotionTracker {
-    var ids: [Int] = []
-    var startX: [Double] = [], startY: [Double] = []
-    var prevX: [Double] = [], prevY: [Double] = []
-    /// Per touch: resting or palm (no finger of any gesture until it lifts), and what the
-    /// resting-contact rules need (see RestingContacts.swift).
-    var excluded: [Bool] = []
-    var landed: [Instant] = []
-    var othersPath: [Double] = []
-    var thumbLike: [Bool] = []
-    var moved: [Bool] = []
-    /// Per touch: landed in the edge-palm zone and not released yet (its landing point is kept
-    /// in `restX`/`restY`).
-    var edgePalm: [Bool] = []
-    var restX: [Double] = [], restY: [Double] = []
-    /// Per touch: where it was when the latest contact landed (what "has moved" means for the
-    /// landing gap, see `ContactRules`).
-    var armX: [Double] = [], armY: [Double] = []
+    var touches: [TrackedTouch] = []
     var rules = ContactRules()
     var sample = MotionSample()
     private var lastTime: Instant?
@@ -104,40 +122,28 @@ struct MotionTracker {
     private let velocityTau: Double = 0.04
 
     init() {
-        ids.reserveCapacity(16); startX.reserveCapacity(16); startY.reserveCapacity(16)
-        prevX.reserveCapacity(16); prevY.reserveCapacity(16); excluded.reserveCapacity(16)
-        landed.reserveCapacity(16); othersPath.reserveCapacity(16)
-        thumbLike.reserveCapacity(16)
-        moved.reserveCapacity(16); restX.reserveCapacity(16); restY.reserveCapacity(16)
-        edgePalm.reserveCapacity(16); armX.reserveCapacity(16); armY.reserveCapacity(16)
+        touches.reserveCapacity(16)
     }
 
     /// The largest and second-largest step of this frame among the counted touches.
     var steps: (top: (index: Int, length: Double), second: Double) = ((-1, 0), 0)
 
     func index(of id: Int) -> Int? {
-        for i in ids.indices where ids[i] == id { return i }
+        for i in touches.indices where touches[i].id == id { return i }
         return nil
     }
 
     /// Forget every touch (sequence over, or state resynchronized).
     mutating func clear() {
-        ids.removeAll(keepingCapacity: true); startX.removeAll(keepingCapacity: true)
-        startY.removeAll(keepingCapacity: true); prevX.removeAll(keepingCapacity: true)
-        prevY.removeAll(keepingCapacity: true); excluded.removeAll(keepingCapacity: true)
-        landed.removeAll(keepingCapacity: true); othersPath.removeAll(keepingCapacity: true)
-        thumbLike.removeAll(keepingCapacity: true)
-        moved.removeAll(keepingCapacity: true); restX.removeAll(keepingCapacity: true)
-        restY.removeAll(keepingCapacity: true); edgePalm.removeAll(keepingCapacity: true)
-        armX.removeAll(keepingCapacity: true); armY.removeAll(keepingCapacity: true)
+        touches.removeAllKeepingBuffer()
         sample = MotionSample(); lastTime = nil; lastFingers = 0
     }
 
     /// Every counted finger lifted: forget them, but resting contacts and palms still down stay
     /// dropped (a thumb left on the pad must not become the next sequence's finger).
     mutating func endSequence() {
-        guard excluded.contains(true) else { clear(); return }
-        for i in ids.indices.reversed() where !excluded[i] { remove(at: i) }
+        guard touches.contains(where: { $0.excluded }) else { clear(); return }
+        for i in touches.indices.reversed() where !touches[i].excluded { touches.remove(at: i) }
         sample = MotionSample(); lastTime = nil; lastFingers = 0
     }
 
@@ -149,7 +155,7 @@ struct MotionTracker {
 
     /// Start measuring translation, scale, rotation and travel afresh from the current positions.
     mutating func rebase() {
-        for i in ids.indices { startX[i] = prevX[i]; startY[i] = prevY[i] }
+        for i in touches.indices { touches[i].startX = touches[i].prevX; touches[i].startY = touches[i].prevY }
         sample.totalX = 0; sample.totalY = 0; sample.pathLength = 0; sample.scale = 1; sample.rotation = 0
         sample.maxTouchTravel = 0; sample.touchTravel = 0; sample.velocityX = 0; sample.velocityY = 0
     }
@@ -168,9 +174,10 @@ struct MotionTracker {
         for t in frame.touches where t.tool == .finger {
             if t.phase.isActive {
                 if let i = index(of: t.id) {
-                    if excluded[i] { resting += 1; continue }
+                    let r = touches[i]
+                    if r.excluded { resting += 1; continue }
                     positioned += 1
-                    if t.phase != .began { n += 1; px += prevX[i]; py += prevY[i]; nx += t.x; ny += t.y }
+                    if t.phase != .began { n += 1; px += r.prevX; py += r.prevY; nx += t.x; ny += t.y }
                 } else {
                     let palm = rules.enabled && !semiMT && rules.landsInEdgePalmZone(t)
                     add(t, at: frame.time, edgePalm: palm)
@@ -190,12 +197,14 @@ struct MotionTracker {
         steps.top = (-1, 0); steps.second = 0
         for t in frame.touches where t.tool == .finger {
             guard let i = index(of: t.id) else { continue }
-            if !t.phase.isActive { remove(at: i); continue }
-            if excluded[i] { prevX[i] = t.x; prevY[i] = t.y; continue }
-            noteStep(i, dx: t.x - prevX[i], dy: t.y - prevY[i])
+            if !t.phase.isActive { touches.remove(at: i); continue }
+            var r = touches[i]
+            defer { touches[i] = r }
+            if r.excluded { r.prevX = t.x; r.prevY = t.y; continue }
+            noteStep(i, dx: t.x - r.prevX, dy: t.y - r.prevY)
             cx += t.x; cy += t.y
             if t.phase != .began && n >= 2 && !skipStep {
-                let ax = prevX[i] - px, ay = prevY[i] - py
+                let ax = r.prevX - px, ay = r.prevY - py
                 let bx = t.x - nx, by = t.y - ny
                 let ra = (ax * ax + ay * ay).squareRoot(), rb = (bx * bx + by * by).squareRoot()
                 radiusBefore += ra; radiusAfter += rb
@@ -205,9 +214,9 @@ struct MotionTracker {
                     weight += w
                 }
             }
-            prevX[i] = t.x; prevY[i] = t.y
-            if skipStep { startX[i] = t.x; startY[i] = t.y }
-            let dx = t.x - startX[i], dy = t.y - startY[i]
+            r.prevX = t.x; r.prevY = t.y
+            if skipStep { r.startX = t.x; r.startY = t.y }
+            let dx = t.x - r.startX, dy = t.y - r.startY
             travel2 = Swift.max(travel2, dx * dx + dy * dy)
         }
         if n > 0 && !skipStep {

@@ -101,35 +101,31 @@ struct ContactRules {
 extension MotionTracker {
     func isExcluded(_ id: Int) -> Bool {
         guard let i = index(of: id) else { return false }
-        return excluded[i]
+        return touches[i].excluded
+    }
+
+    /// Touches dropped as resting or palms (`excluded`), or counted (`!excluded`).
+    func count(excluded: Bool) -> Int {
+        var n = 0
+        for i in touches.indices where touches[i].excluded == excluded { n += 1 }
+        return n
     }
 
     /// Starts tracking a touch that landed (an edge palm: excluded from the start).
     mutating func add(_ t: Touch, at time: Instant, edgePalm isEdgePalm: Bool = false) {
         if !isEdgePalm { rearm() }
-        ids.append(t.id); startX.append(t.x); startY.append(t.y); edgePalm.append(isEdgePalm)
-        armX.append(t.x); armY.append(t.y)
-        prevX.append(t.x); prevY.append(t.y)
-        excluded.append(isEdgePalm); landed.append(time); othersPath.append(0)
-        thumbLike.append(false); moved.append(false)
-        restX.append(t.x); restY.append(t.y)
+        touches.append(TrackedTouch(t, at: time, edgePalm: isEdgePalm))
     }
 
     /// A finger landed: the judgement of those already counted starts afresh from where each is
     /// now (a finger that moved before may stay still beside the new one, like a ghost).
     private mutating func rearm() {
-        for i in ids.indices where !excluded[i] {
-            restX[i] = prevX[i]; restY[i] = prevY[i]; moved[i] = false; othersPath[i] = 0
-            armX[i] = prevX[i]; armY[i] = prevY[i]
+        for i in touches.indices where !touches[i].excluded {
+            var r = touches[i]
+            r.restX = r.prevX; r.restY = r.prevY; r.moved = false; r.othersPath = 0
+            r.armX = r.prevX; r.armY = r.prevY
+            touches[i] = r
         }
-    }
-
-    mutating func remove(at i: Int) {
-        ids.remove(at: i); startX.remove(at: i); startY.remove(at: i)
-        prevX.remove(at: i); prevY.remove(at: i); excluded.remove(at: i); landed.remove(at: i)
-        othersPath.remove(at: i); thumbLike.remove(at: i)
-        moved.remove(at: i); restX.remove(at: i); restY.remove(at: i); edgePalm.remove(at: i)
-        armX.remove(at: i); armY.remove(at: i)
     }
 
     /// Records a counted touch's step in this frame (for the others' path since each landed).
@@ -143,48 +139,32 @@ extension MotionTracker {
         }
     }
 
-    func travel(_ i: Int) -> Millimeters {
-        let dx = prevX[i] - startX[i], dy = prevY[i] - startY[i]
-        return (dx * dx + dy * dy).squareRoot()
-    }
-
-    /// How far a touch is from where it was when the latest contact landed.
-    func armTravel(_ i: Int) -> Millimeters {
-        let dx = prevX[i] - armX[i], dy = prevY[i] - armY[i]
-        return (dx * dx + dy * dy).squareRoot()
-    }
-
-    /// How far a touch is from where it was when the others started to move (its rest position).
-    func restTravel(_ i: Int) -> Millimeters {
-        let dx = prevX[i] - restX[i], dy = prevY[i] - restY[i]
-        return (dx * dx + dy * dy).squareRoot()
-    }
-
     /// Judges every counted touch after a frame; drops palms and resting contacts and, when it
     /// dropped one, measures the sample afresh over the touches left.
     mutating func applyContactRules(_ frame: TouchFrame, trustToolCount: Bool) {
         var dropped = false
         let released = releaseEdgePalms()
-        let countedBefore = excluded.lazy.filter { !$0 }.count
+        let countedBefore = count(excluded: false)
         for t in frame.touches where t.tool == .finger && t.phase.isActive {
-            guard let i = index(of: t.id), !excluded[i] else { continue }
-            if rules.isPalm(t) { excluded[i] = true; dropped = true; continue }
-            if rules.isThumbLike(t) { thumbLike[i] = true }
+            guard let i = index(of: t.id), !touches[i].excluded else { continue }
+            var r = touches[i]
+            defer { touches[i] = r }
+            if rules.isPalm(t) { r.excluded = true; dropped = true; continue }
+            if rules.isThumbLike(t) { r.thumbLike = true }
             // A contact settling as it lands, while the others are still, has not moved yet.
-            if countedBefore >= 2 && othersPath[i] < rules.restingMaximumTravel {
-                restX[i] = prevX[i]; restY[i] = prevY[i]
+            if countedBefore >= 2 && r.othersPath < rules.restingMaximumTravel {
+                r.restX = r.prevX; r.restY = r.prevY
             }
-            if restTravel(i) >= rules.restingMaximumTravel { moved[i] = true }
+            if r.restTravel >= rules.restingMaximumTravel { r.moved = true }
         }
         var undecided = false
-        let counted = excluded.lazy.filter { !$0 }.count
-        if counted >= 2 {
-            for i in ids.indices where !excluded[i] {
-                othersPath[i] += i == steps.top.index ? steps.second : steps.top.length
-                guard !moved[i], eligible(i) else { continue }
-                if othersPath[i] >= rules.restingDecisionTravel {
-                    excluded[i] = true; dropped = true
-                } else if othersPath[i] >= rules.restingMaximumTravel {
+        if count(excluded: false) >= 2 {
+            for i in touches.indices where !touches[i].excluded {
+                touches[i].othersPath += i == steps.top.index ? steps.second : steps.top.length
+                guard !touches[i].moved, eligible(i) else { continue }
+                if touches[i].othersPath >= rules.restingDecisionTravel {
+                    touches[i].excluded = true; dropped = true
+                } else if touches[i].othersPath >= rules.restingMaximumTravel {
                     undecided = true
                 }
             }
@@ -195,7 +175,7 @@ extension MotionTracker {
             sample.contactDropped = dropped
             if let r = released {
                 sample.fingerLanded = true
-                sample.releasedFromEdgeAt = (restX[r], restY[r])
+                sample.releasedFromEdgeAt = (touches[r].restX, touches[r].restY)
             }
         }
     }
@@ -203,21 +183,26 @@ extension MotionTracker {
     /// Releases the edge palms that moved (see `ContactRules`); the index of one released, if any.
     private mutating func releaseEdgePalms() -> Int? {
         var released: Int?
-        for i in ids.indices where edgePalm[i] && restTravel(i) >= rules.edgePalmReleaseTravel {
+        for i in touches.indices where touches[i].edgePalm && touches[i].restTravel >= rules.edgePalmReleaseTravel {
             rearm()
-            edgePalm[i] = false; excluded[i] = false; moved[i] = true; released = i
-            armX[i] = restX[i]; armY[i] = restY[i]
+            var r = touches[i]
+            r.edgePalm = false; r.excluded = false; r.moved = true
+            r.armX = r.restX; r.armY = r.restY
+            touches[i] = r
+            released = i
         }
         return released
     }
 
     private func eligible(_ i: Int) -> Bool {
-        if thumbLike[i] { return true }
+        let r = touches[i]
+        if r.thumbLike { return true }
         // Only the contacts that moved since the latest landing count: not those still beside
         // the moving ones (a second thumb, the kernel's ghosts). Jitter alone moves nobody.
         var beside = false
-        for j in ids.indices where j != i && !excluded[j] && armTravel(j) >= rules.restingMaximumTravel {
-            let gap = landed[i] < landed[j] ? landed[j] - landed[i] : landed[i] - landed[j]
+        for j in touches.indices where j != i && !touches[j].excluded && touches[j].armTravel >= rules.restingMaximumTravel {
+            let other = touches[j].landed
+            let gap = r.landed < other ? other - r.landed : r.landed - other
             if gap < rules.restingLandingGap { return false }
             beside = true
         }
@@ -229,12 +214,12 @@ extension MotionTracker {
     private mutating func remeasure(_ frame: TouchFrame, trustToolCount: Bool) {
         var s = sample
         var n = 0, sx = 0.0, sy = 0.0, cx = 0.0, cy = 0.0, travel2 = 0.0
-        for i in ids.indices where !excluded[i] {
-            let dx = prevX[i] - startX[i], dy = prevY[i] - startY[i]
-            n += 1; sx += dx; sy += dy; cx += prevX[i]; cy += prevY[i]
+        for r in touches where !r.excluded {
+            let dx = r.prevX - r.startX, dy = r.prevY - r.startY
+            n += 1; sx += dx; sy += dy; cx += r.prevX; cy += r.prevY
             travel2 = Swift.max(travel2, dx * dx + dy * dy)
         }
-        let resting = excluded.lazy.filter { $0 }.count
+        let resting = count(excluded: true)
         s.positioned = n
         s.fingers = trustToolCount ? Swift.max(frame.fingerCount - resting, n) : n
         s.stepX = 0; s.stepY = 0
@@ -245,8 +230,8 @@ extension MotionTracker {
         if n > 0 { s.centroidX = cx / Double(n); s.centroidY = cy / Double(n) }
         var r = 0.0
         if n >= 2 {
-            for i in ids.indices where !excluded[i] {
-                let dx = prevX[i] - s.centroidX, dy = prevY[i] - s.centroidY
+            for t in touches where !t.excluded {
+                let dx = t.prevX - s.centroidX, dy = t.prevY - s.centroidY
                 r += (dx * dx + dy * dy).squareRoot()
             }
             r = 2 * r / Double(n)
