@@ -71,7 +71,8 @@ public enum GestureJSON {
             i = P.text(",\"time\":", p, i); i = P.time(g.time, origin: origin, p, i)
             i = P.text(",\"device\":", p, i)
             i = deviceJSON.withUnsafeBufferPointer { d in
-                if let from = d.baseAddress { (p + i).update(from: from, count: d.count) }
+                // memcpy: the device's object is tens of bytes, past what word copies do well.
+                if let from = d.baseAddress { UnsafeMutableRawPointer(p + i).copyMemory(from: from, byteCount: d.count) }
                 return i + d.count
             }
             i = P.number("dx_mm", g.dxMillimeters, decimals: 3, p, i)
