@@ -219,6 +219,9 @@ public struct JSONBytes: Sendable {
         for b in buf { bytes.append(b) }
     }
 
+    /// Many bytes at once (a whole line).
+    mutating func append(contentsOf buf: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buf) }
+
     @inline(__always)
     public mutating func byte(_ b: UInt8) { bytes.append(b) }
 
