@@ -192,13 +192,20 @@ public struct JSONBytes: Sendable {
         }
 
         /// `.` and the fraction `frac` / 10^decimals without trailing zeros; nothing when it is 0.
+        /// Its few digits are written right to left, one a division (through `digits`, finding
+        /// the length and writing pairs cost more for three or four digits, callgrind).
         @inline(__always)
         static func fraction(_ frac: UInt64, decimals: Int, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
             guard frac != 0 else { return i }
             var f = frac, width = decimals
             while f % 10 == 0 { f /= 10; width -= 1 }
             p[i] = UInt8(ascii: ".")
-            return digits(f, width: width, p, i + 1)
+            var k = i + width
+            while k > i {
+                p[k] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: f % 10)
+                f /= 10; k -= 1
+            }
+            return i + 1 + width
         }
 
         /// `scaled` / `scale` with `decimals` fractional digits at most, trailing zeros trimmed.
