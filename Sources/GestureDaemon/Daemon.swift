@@ -391,17 +391,3 @@ public final class Daemon {
         log.info("stopped")
     }
 }
-
-/// Hands gestures to the HookRunner (which matches bindings and runs them on its own thread).
-final class HookSubscriber: GestureSubscriber {
-    let runner: HookRunner
-    init(_ runner: HookRunner) { self.runner = runner }
-    func receive(_ m: BusMessage) {
-        guard case .gesture(let g, let d) = m else { return }
-        receive(g, from: d)
-    }
-
-    func receive(_ g: GestureEvent, from d: WireDevice) {
-        runner.handle(g, device: HookDevice(id: d.id, name: d.name, kind: d.kind, node: d.node))
-    }
-}

@@ -31,8 +31,7 @@ public final class SocketServer: GestureSubscriber {
         public let fd: FileDescriptor
         public let uid: UInt32, gid: UInt32, pid: Int32
         var queue: BoundedLineQueue
-        var writing: [UInt8] = []
-        var writeOffset = 0
+        var writing = SendBuffer()
         var input: [UInt8] = []
         var subscription = Subscription.everything
         var wantsOut = false
@@ -273,21 +272,19 @@ public final class SocketServer: GestureSubscriber {
     /// Writes as much as the socket takes; EPOLLOUT on while something is left.
     private func flush(_ c: Client) {
         while true {
-            if c.writeOffset >= c.writing.count {
+            if c.writing.isEmpty {
                 // Several queued lines (and a `dropped` notice, in its place) go out in one send.
-                c.writing.removeAll(keepingCapacity: true); c.writeOffset = 0
+                c.writing.clear()
                 while c.writing.count < Self.sendBatchBytes, let next = c.queue.pop() {
-                    c.writing.append(contentsOf: next)
+                    c.writing.append(next)
                 }
                 if c.writing.isEmpty { break }
             }
-            let sent = c.writing.withUnsafeBytes { raw in
-                Result { () throws(SystemError) in
-                    try c.fd.send(UnsafeRawBufferPointer(rebasing: raw[c.writeOffset...]), dontWait: true)
-                }
+            let sent = c.writing.withPending { raw in
+                Result { () throws(SystemError) in try c.fd.send(raw, dontWait: true) }
             }
             switch sent {
-            case .success(let n): c.writeOffset += n
+            case .success(let n): c.writing.consumed(n)
             case .failure(.wouldBlock):
                 if !c.wantsOut { c.wantsOut = true; loop.modify(c.fd, events: EventLoop.readable | EventLoop.writable) }
                 return
@@ -335,9 +332,12 @@ public final class SocketServer: GestureSubscriber {
         }
     }
 
+    /// A gesture's line goes from the encoder's temporary buffer straight into each client's
+    /// send buffer (or queue), without the shared `line` buffer in between.
     public func receive(_ g: GestureEvent, from d: WireDevice) {
-        fanOut({ $0.subscription.matches(g, device: d) }) { [self] in
-            GestureJSON.encode(g, deviceJSON: encodedDevice(d), origin: origin, into: &$0)
+        guard clients.values.contains(where: { $0.subscription.matches(g, device: d) }) else { return }
+        GestureJSON.withLine(g, deviceJSON: encodedDevice(d), origin: origin, newline: true) { line in
+            for c in clients.values where c.subscription.matches(g, device: d) { deliver(line, to: c) }
         }
     }
 
@@ -354,26 +354,30 @@ public final class SocketServer: GestureSubscriber {
                 line.byte(UInt8(ascii: "\n"))
                 encoded = true
             }
-            if loop.dispatching {
-                // Sent once this wakeup's handlers are done (flushPending).
-                append(c, line.bytes)
-                if !c.flushDue { c.flushDue = true; pendingFlush.append(c) }
-            } else {
-                c.queue.push(line.bytes)
-                flush(c)
-            }
+            line.bytes.withUnsafeBufferPointer { deliver($0, to: c) }
         }
     }
 
-    /// Queues `bytes` for `c`: straight into its send buffer while nothing waits in its queue and
-    /// the buffer has room (no allocation per line), else through the bounded queue (which drops
-    /// the oldest lines of a client that does not read).
-    private func append(_ c: Client, _ bytes: [UInt8]) {
-        if c.queue.isEmpty && !c.wantsOut && c.writing.count - c.writeOffset + bytes.count <= Self.sendBatchBytes {
-            if c.writeOffset >= c.writing.count { c.writing.removeAll(keepingCapacity: true); c.writeOffset = 0 }
-            c.writing.append(contentsOf: bytes)
+    /// Sends one line (with its newline) to `c`: during a wakeup, once its handlers are done
+    /// (flushPending); otherwise now.
+    private func deliver(_ line: UnsafeBufferPointer<UInt8>, to c: Client) {
+        if loop.dispatching {
+            append(c, line)
+            if !c.flushDue { c.flushDue = true; pendingFlush.append(c) }
         } else {
-            c.queue.push(bytes)
+            c.queue.push(Array(line))
+            flush(c)
+        }
+    }
+
+    /// Queues `bytes` for `c`: into its send buffer while nothing waits in its queue and it has
+    /// room, else through the bounded queue (which drops the oldest lines of a slow client).
+    private func append(_ c: Client, _ bytes: UnsafeBufferPointer<UInt8>) {
+        if c.queue.isEmpty && !c.wantsOut && c.writing.pending + bytes.count <= Self.sendBatchBytes {
+            if c.writing.isEmpty { c.writing.clear() }
+            c.writing.append(bytes)
+        } else {
+            c.queue.push(Array(bytes))
         }
     }
 

@@ -49,19 +49,27 @@ public enum GestureJSON {
         return w.bytes
     }
 
-    /// The gesture's line appended to `w`, with the device object as `deviceJSON(_:)` made it:
-    /// the daemon's hot path (a device's object is the same on every line; encoding it anew was
-    /// a fifth of the line's instructions, callgrind). The line is written into one temporary
-    /// buffer and appended at once (piece by piece, the appends were a third of it, callgrind).
+    /// The gesture's line appended to `w`, with the device object as `deviceJSON(_:)` made it.
     public static func encode(_ g: GestureEvent, deviceJSON: [UInt8], origin: Instant, into w: inout JSONBytes) {
+        withLine(g, deviceJSON: deviceJSON, origin: origin) { w.append(contentsOf: $0) }
+    }
+
+    /// The gesture's line (and a newline after it when `newline`), handed to `body` from a
+    /// temporary buffer: the daemon's hot path, which copies it straight into each client's send
+    /// buffer (through a buffer of its own, emptying and appending cost about 450 instructions a
+    /// line, callgrind). The device object is as `deviceJSON(_:)` made it (a device's object is
+    /// the same on every line; encoding it anew was a fifth of the line's instructions).
+    public static func withLine(_ g: GestureEvent, deviceJSON: [UInt8], origin: Instant, newline: Bool = false,
+                                _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         typealias P = JSONBytes.Piece
         let kind = g.kind.rawValue, phase = g.phase.rawValue
         let direction = g.direction?.rawValue, edge = g.edge?.rawValue
-        var room = 200 + deviceJSON.count + P.stringRoom(kind) + phase.utf8.count
+        var room = 201 + deviceJSON.count + P.stringRoom(kind) + phase.utf8.count
         if let direction { room += P.stringRoom(direction) }
         if let edge { room += edge.utf8.count }
         room += P.numberRoom("velocity_mm_s") * 10
-        w.block(maxCount: room) { p in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { buf in
+            let p = buf.baseAddress!
             var i = P.text("{\"type\":\"gesture\",\"gesture\":", p, 0); i = P.string(kind, p, i)
             i = P.text(",\"phase\":\"", p, i); i = P.utf8(phase, p, i)
             i = P.text("\",\"id\":", p, i); i = P.integer(g.id, p, i)
@@ -71,21 +79,32 @@ public enum GestureJSON {
             i = P.text(",\"time\":", p, i); i = P.time(g.time, origin: origin, p, i)
             i = P.text(",\"device\":", p, i)
             i = deviceJSON.withUnsafeBufferPointer { d in
-                if let from = d.baseAddress { (p + i).update(from: from, count: d.count) }
+                // memcpy: the device's object is tens of bytes, past what word copies do well.
+                if let from = d.baseAddress { UnsafeMutableRawPointer(p + i).copyMemory(from: from, byteCount: d.count) }
                 return i + d.count
             }
-            i = P.number("dx_mm", g.dxMillimeters, decimals: 3, p, i)
-            i = P.number("dy_mm", g.dyMillimeters, decimals: 3, p, i)
-            i = P.number("step_dx_mm", g.stepDxMillimeters, decimals: 3, p, i)
-            i = P.number("step_dy_mm", g.stepDyMillimeters, decimals: 3, p, i)
-            i = P.number("distance_mm", g.distanceMillimeters, decimals: 3, p, i)
-            i = P.number("velocity_mm_s", g.velocityMillimetersPerSecond, decimals: 3, p, i)
-            i = P.number("scale", g.scale, decimals: 4, p, i)
-            i = P.number("rotation_deg", g.rotationDegrees, decimals: 3, p, i)
-            i = P.number("x", g.x, decimals: 4, p, i)
-            i = P.number("y", g.y, decimals: 4, p, i)
-            return P.text("}", p, i)
+            i = numbers(of: g, p, i)
+            i = P.text("}", p, i)
+            if newline { i = P.text("\n", p, i) }
+            // The room above is a worst case; one past it is a bug: stop, never send.
+            precondition(i <= room, "GestureJSON: \(i) bytes written into room for \(room)")
+            body(UnsafeBufferPointer(start: p, count: i))
         }
+    }
+
+    @inline(__always)
+    private static func numbers(of g: GestureEvent, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
+        typealias P = JSONBytes.Piece
+        var i = P.number("dx_mm", g.dxMillimeters, decimals: 3, p, i)
+        i = P.number("dy_mm", g.dyMillimeters, decimals: 3, p, i)
+        i = P.number("step_dx_mm", g.stepDxMillimeters, decimals: 3, p, i)
+        i = P.number("step_dy_mm", g.stepDyMillimeters, decimals: 3, p, i)
+        i = P.number("distance_mm", g.distanceMillimeters, decimals: 3, p, i)
+        i = P.number("velocity_mm_s", g.velocityMillimetersPerSecond, decimals: 3, p, i)
+        i = P.number("scale", g.scale, decimals: 4, p, i)
+        i = P.number("rotation_deg", g.rotationDegrees, decimals: 3, p, i)
+        i = P.number("x", g.x, decimals: 4, p, i)
+        return P.number("y", g.y, decimals: 4, p, i)
     }
 
     public static func encode(_ f: TouchFrame, origin: Instant, device: DeviceInfo? = nil) -> String {

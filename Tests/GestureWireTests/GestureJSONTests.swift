@@ -78,4 +78,27 @@ import Testing
         GestureJSON.appendTime(Instant(microseconds: 999), origin: Instant(microseconds: 2000), to: &t)
         #expect(t == "-0.001001")
     }
+
+    /// Numbers are rounded half away from zero, as `Double.rounded()` does (the encoder rounds
+    /// without calling it): exact halves, values just below a half, negatives, large values.
+    @Test func fixedNumbers_roundLikeRounded() {
+        func fx(_ v: Double, _ d: Int) -> String { var s = ""; GestureJSON.appendFixed(v, decimals: d, to: &s); return s }
+        #expect(fx(0.0625, 3) == "0.063")     // 62.5 exactly
+        #expect(fx(-0.0625, 3) == "-0.063")
+        #expect(fx(0.03125, 4) == "0.0313")   // 312.5 exactly
+        #expect(fx(0.00049999999999999990, 3) == "0")
+        #expect(fx(-0.00049999999999999990, 3) == "0")
+        #expect(fx(8_999_999_999_999.5, 3) == "8999999999999.5")
+        var seed: UInt64 = 0x9E3779B97F4A7C15
+        for _ in 0..<20_000 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            let v = Double(Int64(bitPattern: seed) >> 20) / Double(1 << (seed % 40))
+            for d in [3, 4] {
+                let scale = d == 3 ? 1000.0 : 10000.0
+                guard (v * scale).magnitude < 9e15 else { continue }
+                let expected = Double(Int64((v * scale).rounded())) / scale
+                #expect(Double(fx(v, d)) == expected, "\(v) with \(d) decimals: \(fx(v, d))")
+            }
+        }
+    }
 }
