@@ -36,8 +36,9 @@ import Testing
         #expect(!s.contains("nan") && !s.contains("inf"))
     }
 
-    /// The daemon writes a line into a buffer sized from worst cases (JSONBytes.block): the
-    /// longest values of every field must fit (a line past its room stops the daemon).
+    /// A line is written into a buffer sized from worst cases (GestureJSON.withLine): the longest
+    /// values of every field must fit, with the newline the daemon adds too (a line past its room
+    /// stops the daemon).
     @Test func longestValues_fitTheLineBuffer() {
         let huge = -Double.greatestFiniteMagnitude
         let g = GestureEvent(kind: GestureKind(rawValue: String(repeating: "\u{01}\"", count: 40)), phase: .changed,
@@ -46,8 +47,12 @@ import Testing
                              dxMillimeters: huge, dyMillimeters: huge, stepDxMillimeters: huge, stepDyMillimeters: huge,
                              distanceMillimeters: huge, velocityMillimetersPerSecond: huge, scale: huge,
                              rotationDegrees: huge, x: huge, y: huge)
-        let s = GestureJSON.encode(g, device: GestureJSON.DeviceInfo(id: .max, name: String(repeating: "\u{1F}", count: 50), kind: .touchpad),
-                                   origin: .zero)
+        let device = GestureJSON.DeviceInfo(id: .max, name: String(repeating: "\u{1F}", count: 50), kind: .touchpad)
+        let s = GestureJSON.encode(g, device: device, origin: .zero)
+        // The daemon's own path: the same line and a newline, in one buffer.
+        var line: [UInt8] = []
+        GestureJSON.withLine(g, deviceJSON: GestureJSON.deviceJSON(device), origin: .zero, newline: true) { line = Array($0) }
+        #expect(String(decoding: line, as: UTF8.self) == s + "\n")
         #expect(s.hasPrefix(#"{"type":"gesture","gesture":"\u0001\""#) && s.hasSuffix(#","y":-1.7976931348623157e+308}"#), "\(s)")
         #expect(s.contains(#""id":18446744073709551615,"fingers":-9223372036854775808,"#), "\(s)")
         #expect(s.contains(#""time":-9223372036853.775808,"#), "\(s)")
