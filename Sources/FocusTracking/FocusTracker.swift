@@ -142,6 +142,8 @@ public final class FocusTracker: Sendable {
             if !fds[1].returned.isEmpty { return }
             let changes: [FocusChange]
             do { changes = try backend.receive() } catch {
+                // Unknown before the loss is said: whoever hears of it sees the fallback already.
+                current.withLock { $0 = .unknown }
                 if !outage {
                     log("focus: lost \(backend.kind.rawValue) (\(error.description)); only bindings without app: run "
                         + "until it is back; reconnecting")
