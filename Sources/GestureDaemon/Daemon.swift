@@ -47,6 +47,7 @@ public final class Daemon {
     private let notifier: SystemdNotifier
     private var server: SocketServer?
     private var hooks: HookRunner?
+    private var hookSubscriber: HookSubscriber?
     /// Key and click bindings through uinput (Actions/ActionService.swift).
     public private(set) var actions: ActionService?
     func setActions(_ a: ActionService) { actions = a }
@@ -129,7 +130,9 @@ public final class Daemon {
             logger.log(Logger.Level(rawValue: priority) ?? .info, message)
         }
         hooks = runner
-        bus.subscribe(HookSubscriber(runner))
+        let hookSubscriber = HookSubscriber(runner, bindings: config.commandBindings)
+        self.hookSubscriber = hookSubscriber
+        bus.subscribe(hookSubscriber)
         if !config.commandBindings.isEmpty { log.info("hooks: \(config.commandBindings.count) binding(s) with a command") }
         startActions(server: s)
 
@@ -375,6 +378,7 @@ public final class Daemon {
         config = new
         log.level = Logger.Level(rawValue: new.log.level.rawValue) ?? .info
         hooks?.update(bindings: new.commandBindings, limits: new.hooks)
+        hookSubscriber?.bindingsChanged(new.commandBindings)
         actions?.configure(new)
         reconcileExclusive()
         server?.policy = SocketPolicy(allowedUIDs: new.socket.allowedUIDs, allowedGIDs: new.socket.allowedGIDs,

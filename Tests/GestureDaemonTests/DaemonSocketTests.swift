@@ -63,6 +63,34 @@ import GestureWire
         #expect(text == "swipe 4 up touchscreen replay:\(Self.swipe4)\n", "hook output: '\(text)'; log: \(d.log)")
     }
 
+    /// A reload that binds a kind no binding named before: its gestures reach the hooks. (The
+    /// daemon hands the hook runner only the kinds some binding names; the reload must renew that.)
+    @Test func reloadBindingANewKindRunsItsHook() throws {
+        let dir = TestPaths.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let out = dir + "/hook.out"
+        let d = try DaemonProcess(["--replay", Self.taps, "--replay-wait-for-clients", "1"],
+                                  config: "bindings:\n  - {gesture: swipe, command: 'echo swipe >> \(out)'}\n")
+        defer { _ = d.stop() }
+        try "bindings:\n  - {gesture: tap, fingers: 1, command: 'echo \"$GESTURE_KIND\" >> \(out)'}\n"
+            .write(toFile: d.configPath, atomically: true, encoding: .utf8)
+        d.signal(SIGHUP)
+        #expect(d.waitForLog("in force"), "\(d.log)")
+        let c = try TestClient(d.socket)   // the first client starts the replay: nine 1-finger taps
+        let taps = try c.read(until: { m, _ in m.isDeviceRemoved }).compactMap { $0.0.gesture }.filter { $0.kind == "tap" }
+        #expect(taps.count == 9, "\(taps)")
+        var text = ""
+        for _ in 0..<200 {
+            text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+            if text.split(separator: "\n").count == 9 { break }
+            usleep(25_000)
+        }
+        // Each tap runs the hook (hooks.max_concurrent could drop one under load: at least one,
+        // and only taps; before the reload renewed the kinds, none reached the hooks).
+        let ran = text.split(separator: "\n")
+        #expect(!ran.isEmpty && ran.allSatisfy { $0 == "tap" }, "hook output: '\(text)'; log: \(d.log)")
+    }
+
     /// `gestured listen` started before the daemon: it retries with backoff, connects, and runs
     /// the user's binding for the replayed swipe.
     @Test func listenReconnectsAndRunsBindings() throws {

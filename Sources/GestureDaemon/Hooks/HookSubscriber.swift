@@ -1,10 +1,31 @@
+import GestureConfig
 import GestureCore
 import GestureWire
 
 /// Hands gestures to the HookRunner (which matches bindings and runs them on its own thread).
+/// Lives on the daemon's loop thread.
 final class HookSubscriber: GestureSubscriber {
     let runner: HookRunner
-    init(_ runner: HookRunner) { self.runner = runner }
+    /// The kinds some binding with a command names. A gesture of any other kind matches no
+    /// binding and changes no binding's `every:` progress, so it is not handed over: the runner's
+    /// lock and matcher cost about 400 instructions a gesture, on every frame of a pan that no
+    /// binding wants (callgrind, issue 13).
+    private var boundKinds: [GestureKind]
+
+    init(_ runner: HookRunner, bindings: [Binding]) {
+        self.runner = runner
+        boundKinds = Self.kinds(of: bindings)
+    }
+
+    /// The config was reloaded (the runner has the new bindings already).
+    func bindingsChanged(_ bindings: [Binding]) { boundKinds = Self.kinds(of: bindings) }
+
+    private static func kinds(of bindings: [Binding]) -> [GestureKind] {
+        var kinds: [GestureKind] = []
+        for b in bindings where !kinds.contains(b.gesture) { kinds.append(b.gesture) }
+        return kinds
+    }
+
     func receive(_ m: BusMessage) {
         guard case .gesture(let g, let d) = m else { return }
         receive(g, from: d)
@@ -15,6 +36,7 @@ final class HookSubscriber: GestureSubscriber {
     private var device: HookDevice?
 
     func receive(_ g: GestureEvent, from d: WireDevice) {
+        guard boundKinds.contains(g.kind) else { return }
         if device?.id != d.id { device = HookDevice(id: d.id, name: d.name, kind: d.kind, node: d.node) }
         runner.handle(g, device: device!)
     }
