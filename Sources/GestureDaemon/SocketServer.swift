@@ -52,7 +52,12 @@ public final class SocketServer: GestureSubscriber {
     public var policy: SocketPolicy
     private let loop: EventLoop
     private let log: Logger
-    private var clients: [FileDescriptor: Client] = [:]
+    private var clients: [FileDescriptor: Client] = [:] {
+        didSet { clientList = Array(clients.values) }
+    }
+    /// `clients.values` for the per-gesture fan-out: iterating the dictionary (twice a gesture)
+    /// retained its storage and every client (callgrind, issue 13).
+    private var clientList: [Client] = []
     /// Clients with lines queued by `receive` during the current wakeup.
     private var pendingFlush: [Client] = []
     /// `pendingFlush` of the wakeup being flushed: the two swap, so neither is reallocated.
@@ -335,9 +340,15 @@ public final class SocketServer: GestureSubscriber {
     /// A gesture's line goes from the encoder's temporary buffer straight into each client's
     /// send buffer (or queue), without the shared `line` buffer in between.
     public func receive(_ g: GestureEvent, from d: WireDevice) {
-        guard clients.values.contains(where: { $0.subscription.matches(g, device: d) }) else { return }
+        // The list as it is now: outside a wakeup `deliver` sends at once and may drop a client.
+        let list = clientList
+        // The first client that wants the line; nothing is encoded when none does.
+        guard let first = list.firstIndex(where: { $0.subscription.matches(g, device: d) }) else { return }
         GestureJSON.withLine(g, deviceJSON: encodedDevice(d), origin: origin, newline: true) { line in
-            for c in clients.values where c.subscription.matches(g, device: d) { deliver(line, to: c) }
+            deliver(line, to: list[first])
+            for i in (first + 1)..<list.count where list[i].subscription.matches(g, device: d) {
+                deliver(line, to: list[i])
+            }
         }
     }
 
