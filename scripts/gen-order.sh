@@ -1,12 +1,19 @@
 #!/bin/sh
-# Regenerates scripts/gestured.order: the functions `gestured run` executes from start-up through
-# streaming (two replayed recordings, one socket client, hooks, a SIGHUP reload), found by
-# callgrind on a release build, then the rest of the device-reading modules. Package.swift hands the list to lld (--symbol-ordering-file), which
-# places those functions next to each other at the start of .text: the daemon then faults in a few
-# hundred kB of code instead of pages scattered over the whole static Swift runtime
-# (docs/PERFORMANCE.md, fourth pass). A stale list stays correct (names lld cannot find are
-# skipped); it only gets less effective, so regenerate it after large changes.
-# usage: scripts/gen-order.sh        (needs valgrind; about a minute)
+# Regenerates scripts/gestured.order, the order lld places the daemon's functions in at the start
+# of .text (Package.swift, --symbol-ordering-file), found by callgrind on a release build:
+#   1. the steady state first: every function run inside the event loop while recordings stream
+#      (bcm5974, hp8470p, the 3M screen; one subscribed client, the side-by-side bindings),
+#      hottest first, then the evdev read path a replay does not take (it reads a pipe). A frame
+#      then touches a few dozen pages of code instead of a hundred spread over 3 MB: each page a
+#      wakeup touches is a TLB miss on a real CPU and a software page walk under QEMU TCG
+#      (docs/PERFORMANCE.md, eighth pass);
+#   2. then the rest of what `gestured run` executes from start-up through streaming, hooks and
+#      a SIGHUP reload, so start-up faults in a few hundred kB instead of pages scattered over
+#      the whole static Swift runtime (fourth pass);
+#   3. then the rest of the device-reading modules (evdev, udev and inotify code a replay skips).
+# A stale list stays correct (names lld cannot find are skipped); it only gets less effective, so
+# regenerate it after changes to the per-frame path.
+# usage: scripts/gen-order.sh        (needs valgrind and python3; about three minutes)
 set -eu
 export LC_ALL=C
 cd "$(dirname "$0")/.."
@@ -17,19 +24,29 @@ TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 # valgrind cannot read the debug info of this binary (DWARF 5 from the static runtime).
 objcopy --strip-debug "$BIN" "$TMP/gestured"
 F=Tests/Fixtures
-valgrind -q --tool=callgrind --demangle=no --callgrind-out-file="$TMP/cg.out" "$TMP/gestured" run \
-  --socket "$TMP/s.sock" --config Tests/VM/sidebyside-bindings.yaml --no-discovery \
-  --replay $F/touchpad-protoA-bcm5974-1f-move-2f-swipe-left-3f-swipe-right-4f-taps__whot-evemu.evemu \
-  --replay $F/touchscreen-3m-10finger-mixed-rotate-pinch-drags__whot-evemu.evemu \
-  --replay-wait-for-clients 1 --replay-delay 0 2>"$TMP/daemon.err" &
-PID=$!
-i=0; while [ ! -S "$TMP/s.sock" ] && [ $i -lt 300 ]; do sleep 0.2; i=$((i + 1)); done
-python3 - "$TMP/s.sock" <<'PY'
+BCM=$F/touchpad-protoA-bcm5974-1f-move-2f-swipe-left-3f-swipe-right-4f-taps__whot-evemu.evemu
+HP=$F/touchpad-synaptics-hp8470p-1finger-right-edge-swipe-down__whot-evemu-devices.events
+SCREEN=$F/touchscreen-3m-10finger-mixed-rotate-pinch-drags__whot-evemu.evemu
+
+# daemon OUT SIGHUP VALGRIND-ARGS... -- REPLAYS...: `gestured run` under callgrind with one client
+# subscribed to everything, until every replayed device is removed; SIGHUP=1 also reloads.
+daemon() {
+  out=$1 hup=$2; shift 2
+  args=""; while [ "$1" != "--" ]; do args="$args $1"; shift; done; shift
+  replays=""; n=0; for r in "$@"; do replays="$replays --replay $r"; n=$((n + 1)); done
+  rm -f "$TMP/s.sock"
+  # shellcheck disable=SC2086
+  valgrind -q --tool=callgrind --demangle=no $args --callgrind-out-file="$out" "$TMP/gestured" run \
+    --socket "$TMP/s.sock" --config Tests/VM/sidebyside-bindings.yaml --no-discovery \
+    $replays --replay-wait-for-clients 1 --replay-delay 0 2>"$TMP/daemon.err" &
+  pid=$!
+  i=0; while [ ! -S "$TMP/s.sock" ] && [ $i -lt 300 ]; do sleep 0.2; i=$((i + 1)); done
+  python3 - "$TMP/s.sock" "$n" <<'PY'
 import socket, sys
 s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
 s.sendall(b'{"type": "subscribe"}\n')
 buf, removed = b"", 0
-while removed < 2:
+while removed < int(sys.argv[2]):
     d = s.recv(65536)
     if not d: sys.exit("gen-order: the daemon closed the socket early")
     buf += d
@@ -37,13 +54,41 @@ while removed < 2:
         line, buf = buf.split(b"\n", 1)
         removed += b'"deviceRemoved"' in line
 PY
-kill -HUP $PID; sleep 3; kill -TERM $PID; wait $PID || true
-# Every function callgrind saw (recursion marks 'N dropped) that is a text symbol of the binary.
+  if [ "$hup" = 1 ]; then kill -HUP $pid; sleep 3; fi
+  kill -TERM $pid; wait $pid || true
+}
+
+# 1. The steady state: only what runs inside EventLoop.run, while the three recordings stream.
+daemon "$TMP/hot.out" 0 "--toggle-collect=\$s13GestureDaemon9EventLoopC3runyyF" -- "$BCM" "$HP" "$SCREEN"
+# 2. Everything from start-up on, with hooks and a reload.
+daemon "$TMP/all.out" 1 -- "$BCM" "$SCREEN"
+
 nm "$TMP/gestured" | awk '$2 ~ /^[tTwW]$/ {print $3}' | sort -u >"$TMP/text"
-sed -n 's/^c\{0,1\}fn=([0-9]*) \(.*\)$/\1/p' "$TMP/cg.out" | sed "s/'[0-9]*\$//" | sort -u >"$TMP/seen"
-comm -12 "$TMP/seen" "$TMP/text" >"$TMP/order"
-# Then the rest of the modules that read real devices (a replay reads a pipe: the evdev, udev and
-# inotify code does not run under callgrind here), after the functions seen.
-grep -E '^[$]s(10LinuxInput|11LinuxSystem|13GestureDaemon)' "$TMP/text" | comm -23 - "$TMP/order" >"$TMP/rest"
-cat "$TMP/order" "$TMP/rest" >scripts/gestured.order
-echo "gen-order: $(wc -l <scripts/gestured.order) functions in scripts/gestured.order"
+# Functions by their own instruction count in the steady state, hottest first (recursion marks
+# 'N dropped; callgrind names a function once with fn=(id) name, then by (id) alone).
+python3 - "$TMP/hot.out" "$TMP/text" >"$TMP/hot" <<'PY'
+import re, sys
+names, cost, cur, call = {}, {}, None, False
+for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
+    m = re.match(r"(c?)fn=\((\d+)\)(?: (.*))?$", line.rstrip("\n"))
+    if m:
+        if m.group(3): names[m.group(2)] = re.sub(r"'\d+$", "", m.group(3))
+        if not m.group(1): cur = names.get(m.group(2))
+        continue
+    if line.startswith("calls="): call = True; continue
+    if line[:1].isdigit() or line[:1] in "+-*":
+        parts = line.split()
+        if call: call = False   # the call's inclusive cost, not the caller's own
+        elif cur and len(parts) > 1: cost[cur] = cost.get(cur, 0) + int(parts[1])
+text = set(open(sys.argv[2]).read().split())
+for name, c in sorted(cost.items(), key=lambda kv: -kv[1]):
+    if c > 0 and name in text: print(name)
+PY
+# The evdev read path (a replay reads a pipe instead): EvdevSource.read and what it calls.
+grep -E '^[$]s(13GestureDaemon11EvdevSourceC4read|10LinuxInput11EvdevDeviceC13readAvailable|10LinuxInput6CInputO15EvdevReadBufferC4read)' "$TMP/text" \
+  | grep -vxF -f "$TMP/hot" >>"$TMP/hot" || true
+sed -n 's/^c\{0,1\}fn=([0-9]*) \(.*\)$/\1/p' "$TMP/all.out" | sed "s/'[0-9]*\$//" | sort -u >"$TMP/seen"
+comm -12 "$TMP/seen" "$TMP/text" | grep -vxF -f "$TMP/hot" >"$TMP/startup" || true
+grep -E '^[$]s(10LinuxInput|11LinuxSystem|13GestureDaemon)' "$TMP/text" | grep -vxF -f "$TMP/hot" -f "$TMP/startup" >"$TMP/rest" || true
+cat "$TMP/hot" "$TMP/startup" "$TMP/rest" >scripts/gestured.order
+echo "gen-order: $(wc -l <"$TMP/hot") steady-state functions first, $(wc -l <scripts/gestured.order) in all, in scripts/gestured.order"
