@@ -145,7 +145,22 @@ public struct JSONBytes: Sendable {
             if us < 0 { p[i] = UInt8(ascii: "-"); i += 1 }
             let a = us.magnitude
             i = digits(a / 1_000_000, p, i)
-            return fraction(a % 1_000_000, decimals: 6, p, i)
+            return micros(a % 1_000_000, p, i)
+        }
+
+        /// `.` and `f` millionths (below 10^6), trailing zeros trimmed; nothing for 0. Three
+        /// pairs from the table, as `fixed4` writes its fraction (a digit a division and a loop
+        /// trimming the zeros were a hundred instructions a line, callgrind).
+        @inline(__always)
+        static func micros(_ f: UInt64, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
+            guard f != 0 else { return i }
+            let high = f / 10_000, rest = f &- high &* 10_000
+            let middle = rest / 100, low = rest &- middle &* 100
+            p[i] = UInt8(ascii: ".")
+            pair(high, p, i &+ 1); pair(middle, p, i &+ 3); pair(low, p, i &+ 5)
+            if low != 0 { return i &+ (low % 10 != 0 ? 7 : 6) }
+            if middle != 0 { return i &+ (middle % 10 != 0 ? 5 : 4) }
+            return i &+ (high % 10 != 0 ? 3 : 2)
         }
 
         /// Room a piece needs for one `number`: key, punctuation and the longest value (22
