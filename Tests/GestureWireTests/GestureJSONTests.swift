@@ -58,6 +58,33 @@ import Testing
         #expect(s.contains(#""time":-9223372036853.775808,"#), "\(s)")
     }
 
+    /// Known names are copied from literals (GestureJSON.Names), others escaped: every kind,
+    /// phase, direction and edge GestureCore defines, names it does not (a long one, one with
+    /// a quote, one built at run time) must read back as their raw values.
+    @Test func names_areWrittenAsTheirRawValues() throws {
+        let device = GestureJSON.DeviceInfo(name: "d", kind: .touchpad)
+        let built = String(repeating: "pa", count: 1) + "n"   // "pan", not from a literal
+        let kinds = GestureKind.all + ["pan2", "a\"b", String(repeating: "longKind", count: 3), built].map(GestureKind.init)
+        let directions = GestureDirection.all + ["sideways", "up\nleft", String(repeating: "around", count: 4)].map(GestureDirection.init)
+        for kind in kinds {
+            for phase in GesturePhase.allCases {
+                for (n, direction) in ([nil] + directions.map(Optional.some)).enumerated() {
+                    let edge = n == 0 ? nil : Edge.allCases[n % Edge.allCases.count]
+                    let g = GestureEvent(kind: kind, phase: phase, id: 9, fingers: 2, time: .zero, direction: direction, edge: edge)
+                    let s = GestureJSON.encode(g, device: device, origin: .zero)
+                    var expected = #"{"type":"gesture","gesture":"#
+                    GestureJSON.appendString(kind.rawValue, to: &expected)
+                    expected += #","phase":"\#(phase.rawValue)","id":9,"fingers":2"#
+                    if let direction { expected += #","direction":"#; GestureJSON.appendString(direction.rawValue, to: &expected) }
+                    if let edge { expected += #","edge":"\#(edge.rawValue)""# }
+                    #expect(s.hasPrefix(expected + #","time":0,"#), "\(s)")
+                    guard case .gesture(let back, _) = try WireDecoder.serverMessage(s) else { Issue.record("not a gesture: \(s)"); continue }
+                    #expect(back.kind.rawValue == kind.rawValue && back.direction?.rawValue == direction?.rawValue && back.edge == edge)
+                }
+            }
+        }
+    }
+
     @Test func frame_touchesAndFlags() {
         let f = TouchFrame(time: Instant(microseconds: 3_000_000),
                            touches: [Touch(id: 4, slot: 1, phase: .began, x: 12.5, y: 3.14159, pressure: 30),
