@@ -97,22 +97,22 @@ public enum GestureJSON {
 
     /// The numbers of `g`, nil and non-finite ones left out. Each key is written with its
     /// punctuation as one literal and each value by a function of its own fixed decimals
-    /// (`Piece.fixed3`, `fixed4`): through one function taking the key and the decimals at run
+    /// (`Piece.number3`, `number4`): through one function taking the key and the decimals at run
     /// time, the numbers were over half of a pan line's instructions (callgrind).
     @inline(__always)
     private static func numbers(of g: GestureEvent, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
         typealias P = JSONBytes.Piece
         var i = i
-        if let v = g.dxMillimeters, v.isFinite { i = P.fixed3(v, p, P.text(",\"dx_mm\":", p, i)) }
-        if let v = g.dyMillimeters, v.isFinite { i = P.fixed3(v, p, P.text(",\"dy_mm\":", p, i)) }
-        if let v = g.stepDxMillimeters, v.isFinite { i = P.fixed3(v, p, P.text(",\"step_dx_mm\":", p, i)) }
-        if let v = g.stepDyMillimeters, v.isFinite { i = P.fixed3(v, p, P.text(",\"step_dy_mm\":", p, i)) }
-        if let v = g.distanceMillimeters, v.isFinite { i = P.fixed3(v, p, P.text(",\"distance_mm\":", p, i)) }
-        if let v = g.velocityMillimetersPerSecond, v.isFinite { i = P.fixed3(v, p, P.text(",\"velocity_mm_s\":", p, i)) }
-        if let v = g.scale, v.isFinite { i = P.fixed4(v, p, P.text(",\"scale\":", p, i)) }
-        if let v = g.rotationDegrees, v.isFinite { i = P.fixed3(v, p, P.text(",\"rotation_deg\":", p, i)) }
-        if let v = g.x, v.isFinite { i = P.fixed4(v, p, P.text(",\"x\":", p, i)) }
-        if let v = g.y, v.isFinite { i = P.fixed4(v, p, P.text(",\"y\":", p, i)) }
+        if let v = g.dxMillimeters { i = P.number3(v, p, P.text(",\"dx_mm\":", p, i), orBackTo: i) }
+        if let v = g.dyMillimeters { i = P.number3(v, p, P.text(",\"dy_mm\":", p, i), orBackTo: i) }
+        if let v = g.stepDxMillimeters { i = P.number3(v, p, P.text(",\"step_dx_mm\":", p, i), orBackTo: i) }
+        if let v = g.stepDyMillimeters { i = P.number3(v, p, P.text(",\"step_dy_mm\":", p, i), orBackTo: i) }
+        if let v = g.distanceMillimeters { i = P.number3(v, p, P.text(",\"distance_mm\":", p, i), orBackTo: i) }
+        if let v = g.velocityMillimetersPerSecond { i = P.number3(v, p, P.text(",\"velocity_mm_s\":", p, i), orBackTo: i) }
+        if let v = g.scale { i = P.number4(v, p, P.text(",\"scale\":", p, i), orBackTo: i) }
+        if let v = g.rotationDegrees { i = P.number3(v, p, P.text(",\"rotation_deg\":", p, i), orBackTo: i) }
+        if let v = g.x { i = P.number4(v, p, P.text(",\"x\":", p, i), orBackTo: i) }
+        if let v = g.y { i = P.number4(v, p, P.text(",\"y\":", p, i), orBackTo: i) }
         return i
     }
 

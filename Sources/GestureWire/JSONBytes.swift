@@ -202,6 +202,39 @@ public struct JSONBytes: Sendable {
         static func fixed3(_ v: Double, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
             let x = v * 1000
             guard x.magnitude < 9e15 else { return shortest(v, p, i) }
+            return thousandths(x, p, i)
+        }
+
+        /// A finite `v` with at most 4 fractional digits (scale, x, y), as `fixed3` does it.
+        @inline(__always)
+        static func fixed4(_ v: Double, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
+            let x = v * 10000
+            guard x.magnitude < 9e15 else { return shortest(v, p, i) }
+            return tenThousandths(x, p, i)
+        }
+
+        /// `fixed3(v)` at `k`, just past its key (written from `start`); for NaN or infinity
+        /// nothing, and `start`: the key is dropped. The range check stands for the finiteness
+        /// one (neither passes it), so a line's number tests once before its digits. The key is
+        /// written by the caller: with it a parameter, this was not inlined (callgrind).
+        @inline(__always)
+        static func number3(_ v: Double, _ p: UnsafeMutablePointer<UInt8>, _ k: Int, orBackTo start: Int) -> Int {
+            let x = v * 1000
+            guard x.magnitude < 9e15 else { return v.isFinite ? shortest(v, p, k) : start }
+            return thousandths(x, p, k)
+        }
+
+        /// `fixed4(v)` at `k`, as `number3` does it.
+        @inline(__always)
+        static func number4(_ v: Double, _ p: UnsafeMutablePointer<UInt8>, _ k: Int, orBackTo start: Int) -> Int {
+            let x = v * 10000
+            guard x.magnitude < 9e15 else { return v.isFinite ? shortest(v, p, k) : start }
+            return tenThousandths(x, p, k)
+        }
+
+        /// `x` / 1000 (|x| < 9e15) rounded to 3 fractional digits, trailing zeros trimmed.
+        @inline(__always)
+        private static func thousandths(_ x: Double, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
             let (m, j) = signed(JSONBytes.roundedHalfAway(x), p, i)
             let k = digits(m / 1000, p, j)
             let f = m % 1000
@@ -213,11 +246,9 @@ public struct JSONBytes: Sendable {
             return k &+ (rest == 0 ? 2 : rest % 10 == 0 ? 3 : 4)
         }
 
-        /// A finite `v` with at most 4 fractional digits (scale, x, y), as `fixed3` does it.
+        /// `x` / 10000 (|x| < 9e15) rounded to 4 fractional digits, trailing zeros trimmed.
         @inline(__always)
-        static func fixed4(_ v: Double, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
-            let x = v * 10000
-            guard x.magnitude < 9e15 else { return shortest(v, p, i) }
+        private static func tenThousandths(_ x: Double, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
             let (m, j) = signed(JSONBytes.roundedHalfAway(x), p, i)
             let k = digits(m / 10000, p, j)
             let f = m % 10000

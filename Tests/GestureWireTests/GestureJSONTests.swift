@@ -36,6 +36,24 @@ import Testing
         #expect(!s.contains("nan") && !s.contains("inf"))
     }
 
+    /// A non-finite number's key is written and then dropped (GestureJSON.numbers): whichever
+    /// numbers are NaN or infinite, the others follow one another with nothing between them.
+    @Test func nonFiniteNumbers_leaveNoKeyBehind() {
+        let bad: [Double] = [.nan, .infinity, -.infinity]
+        for n in 0..<10 {
+            var v = [Double?](repeating: bad[n % 3], count: 10)
+            v[n] = 1.5
+            let g = GestureEvent(kind: .pan, phase: .changed, id: 1, fingers: 2, time: .zero,
+                                 dxMillimeters: v[0], dyMillimeters: v[1], stepDxMillimeters: v[2], stepDyMillimeters: v[3],
+                                 distanceMillimeters: v[4], velocityMillimetersPerSecond: v[5], scale: v[6],
+                                 rotationDegrees: v[7], x: v[8], y: v[9])
+            let s = GestureJSON.encode(g, device: GestureJSON.DeviceInfo(name: "s", kind: .touchscreen), origin: .zero)
+            let key = ["dx_mm", "dy_mm", "step_dx_mm", "step_dy_mm", "distance_mm", "velocity_mm_s", "scale",
+                       "rotation_deg", "x", "y"][n]
+            #expect(s.hasSuffix(#""kind":"touchscreen"},"\#(key)":1.5}"#), "\(s)")
+        }
+    }
+
     /// A line is written into a buffer sized from worst cases (GestureJSON.withLine): the longest
     /// values of every field must fit, with the newline the daemon adds too (a line past its room
     /// stops the daemon).
