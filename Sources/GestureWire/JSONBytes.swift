@@ -180,8 +180,8 @@ public struct JSONBytes: Sendable {
         }
 
         /// A finite `v` with at most `decimals` fractional digits, trailing zeros trimmed (at
-        /// most 24 bytes). The daemon's 3 and 4 go to `fixed3` and `fixed4`, so they are the
-        /// same code whichever way a number comes.
+        /// most 24 bytes). 3 and 4 decimals go to `fixed3` and `fixed4`, whose digits are
+        /// written by the same code as a gesture line's numbers.
         static func fixed(_ v: Double, decimals: Int, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
             switch decimals {
             case 3: return fixed3(v, p, i)
@@ -192,12 +192,7 @@ public struct JSONBytes: Sendable {
             }
         }
 
-        /// A finite `v` with at most 3 fractional digits (millimetres, degrees). With the scale
-        /// a constant, its divisions become multiplications and the fraction two stores; through
-        /// `fixed(_:decimals:)`, a function taking the decimals at run time, a number cost about
-        /// 160 instructions (callgrind). Indices add with `&+`: they stay within the piece, and
-        /// the overflow checks were a tenth of the instructions. Inlined into each of a line's
-        /// numbers: the call, with its saved registers, was another fifteen.
+        /// A finite `v` with at most 3 fractional digits (millimetres, degrees).
         @inline(__always)
         static func fixed3(_ v: Double, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
             let x = v * 1000
@@ -205,7 +200,7 @@ public struct JSONBytes: Sendable {
             return thousandths(x, p, i)
         }
 
-        /// A finite `v` with at most 4 fractional digits (scale, x, y), as `fixed3` does it.
+        /// A finite `v` with at most 4 fractional digits (scale, x, y).
         @inline(__always)
         static func fixed4(_ v: Double, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
             let x = v * 10000
@@ -215,8 +210,10 @@ public struct JSONBytes: Sendable {
 
         /// `fixed3(v)` at `k`, just past its key (written from `start`); for NaN or infinity
         /// nothing, and `start`: the key is dropped. The range check stands for the finiteness
-        /// one (neither passes it), so a line's number tests once before its digits. The key is
-        /// written by the caller: with it a parameter, this was not inlined (callgrind).
+        /// one (neither passes it), so a line's number tests once before its digits. Inlined
+        /// into each of a line's numbers (a call, with its saved registers, was fifteen
+        /// instructions); the key is written by the caller: with it a parameter, this was not
+        /// inlined (callgrind).
         @inline(__always)
         static func number3(_ v: Double, _ p: UnsafeMutablePointer<UInt8>, _ k: Int, orBackTo start: Int) -> Int {
             let x = v * 1000
@@ -232,7 +229,11 @@ public struct JSONBytes: Sendable {
             return tenThousandths(x, p, k)
         }
 
-        /// `x` / 1000 (|x| < 9e15) rounded to 3 fractional digits, trailing zeros trimmed.
+        /// `x` / 1000 (|x| < 9e15) rounded to 3 fractional digits, trailing zeros trimmed. With
+        /// the scale a constant, its divisions become multiplications and the fraction two
+        /// stores; through a function taking the decimals at run time, a number cost about 160
+        /// instructions (callgrind). Indices add with `&+`: they stay within the piece, and the
+        /// overflow checks were a tenth of the instructions.
         @inline(__always)
         private static func thousandths(_ x: Double, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
             let (m, j) = signed(JSONBytes.roundedHalfAway(x), p, i)
@@ -246,7 +247,7 @@ public struct JSONBytes: Sendable {
             return k &+ (rest == 0 ? 2 : rest % 10 == 0 ? 3 : 4)
         }
 
-        /// `x` / 10000 (|x| < 9e15) rounded to 4 fractional digits, trailing zeros trimmed.
+        /// `x` / 10000 (|x| < 9e15) rounded to 4 fractional digits, as `thousandths` does it.
         @inline(__always)
         private static func tenThousandths(_ x: Double, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
             let (m, j) = signed(JSONBytes.roundedHalfAway(x), p, i)
