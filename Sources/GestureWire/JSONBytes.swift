@@ -145,7 +145,22 @@ public struct JSONBytes: Sendable {
             if us < 0 { p[i] = UInt8(ascii: "-"); i += 1 }
             let a = us.magnitude
             i = digits(a / 1_000_000, p, i)
-            return fraction(a % 1_000_000, decimals: 6, p, i)
+            return micros(a % 1_000_000, p, i)
+        }
+
+        /// `.` and `f` millionths (below 10^6), trailing zeros trimmed; nothing for 0. Three
+        /// pairs from the table, as `fixed4` writes its fraction (a digit a division and a loop
+        /// trimming the zeros were a hundred instructions a line, callgrind).
+        @inline(__always)
+        static func micros(_ f: UInt64, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
+            guard f != 0 else { return i }
+            let high = f / 10_000, rest = f &- high &* 10_000
+            let middle = rest / 100, low = rest &- middle &* 100
+            p[i] = UInt8(ascii: ".")
+            pair(high, p, i &+ 1); pair(middle, p, i &+ 3); pair(low, p, i &+ 5)
+            if low != 0 { return i &+ (low % 10 != 0 ? 7 : 6) }
+            if middle != 0 { return i &+ (middle % 10 != 0 ? 5 : 4) }
+            return i &+ (high % 10 != 0 ? 3 : 2)
         }
 
         /// Room a piece needs for one `number`: key, punctuation and the longest value (22
@@ -161,31 +176,138 @@ public struct JSONBytes: Sendable {
             p[i] = UInt8(ascii: ","); p[i + 1] = UInt8(ascii: "\"")
             i = text(key, p, i + 2)
             p[i] = UInt8(ascii: "\""); p[i + 1] = UInt8(ascii: ":")
-            i += 2
-            guard let (n, scale) = JSONBytes.scaled(v, decimals: decimals) else { return utf8(v.description, p, i) }
-            return fixed(n, scale: scale, decimals: decimals, p, i)
+            return fixed(v, decimals: decimals, p, i + 2)
         }
 
-        /// The decimal digits of `v`, at least `width` of them (zero-padded). The length comes
-        /// from comparisons and the digits two per division (a loop of divisions by ten for each
-        /// was a fifth of a gesture line's instructions, callgrind).
+        /// A finite `v` with at most `decimals` fractional digits, trailing zeros trimmed (at
+        /// most 24 bytes). 3 and 4 decimals go to `fixed3` and `fixed4`, whose digits are
+        /// written by the same code as a gesture line's numbers.
+        static func fixed(_ v: Double, decimals: Int, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
+            switch decimals {
+            case 3: return fixed3(v, p, i)
+            case 4: return fixed4(v, p, i)
+            default:
+                guard let (n, scale) = JSONBytes.scaled(v, decimals: decimals) else { return shortest(v, p, i) }
+                return fixed(n, scale: scale, decimals: decimals, p, i)
+            }
+        }
+
+        /// A finite `v` with at most 3 fractional digits (millimetres, degrees).
         @inline(__always)
-        static func digits(_ v: UInt64, width: Int = 1, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
-            var length = 1, power: UInt64 = 10
-            while length < 20 && v >= power { length += 1; power = power &* 10 }
-            if length < width { length = width }
-            var k = i + length, n = v
+        static func fixed3(_ v: Double, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
+            let x = v * 1000
+            guard x.magnitude < 9e15 else { return shortest(v, p, i) }
+            return thousandths(x, p, i)
+        }
+
+        /// A finite `v` with at most 4 fractional digits (scale, x, y).
+        @inline(__always)
+        static func fixed4(_ v: Double, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
+            let x = v * 10000
+            guard x.magnitude < 9e15 else { return shortest(v, p, i) }
+            return tenThousandths(x, p, i)
+        }
+
+        /// `fixed3(v)` at `k`, just past its key (written from `start`); for NaN or infinity
+        /// nothing, and `start`: the key is dropped. The range check stands for the finiteness
+        /// one (neither passes it), so a line's number tests once before its digits. Inlined
+        /// into each of a line's numbers (a call, with its saved registers, was fifteen
+        /// instructions); the key is written by the caller: with it a parameter, this was not
+        /// inlined (callgrind).
+        @inline(__always)
+        static func number3(_ v: Double, _ p: UnsafeMutablePointer<UInt8>, _ k: Int, orBackTo start: Int) -> Int {
+            let x = v * 1000
+            guard x.magnitude < 9e15 else { return v.isFinite ? shortest(v, p, k) : start }
+            return thousandths(x, p, k)
+        }
+
+        /// `fixed4(v)` at `k`, as `number3` does it.
+        @inline(__always)
+        static func number4(_ v: Double, _ p: UnsafeMutablePointer<UInt8>, _ k: Int, orBackTo start: Int) -> Int {
+            let x = v * 10000
+            guard x.magnitude < 9e15 else { return v.isFinite ? shortest(v, p, k) : start }
+            return tenThousandths(x, p, k)
+        }
+
+        /// `x` / 1000 (|x| < 9e15) rounded to 3 fractional digits, trailing zeros trimmed. With
+        /// the scale a constant, its divisions become multiplications and the fraction two
+        /// stores; through a function taking the decimals at run time, a number cost about 160
+        /// instructions (callgrind). Indices add with `&+`: they stay within the piece, and the
+        /// overflow checks were a tenth of the instructions.
+        @inline(__always)
+        private static func thousandths(_ x: Double, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
+            let (m, j) = signed(JSONBytes.roundedHalfAway(x), p, i)
+            let k = digits(m / 1000, p, j)
+            let f = m % 1000
+            guard f != 0 else { return k }
+            // All three digits are written; the returned end drops the trailing zeros.
+            let first = f / 100, rest = f &- first &* 100
+            p[k] = UInt8(ascii: "."); p[k &+ 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: first)
+            pair(rest, p, k &+ 2)
+            return k &+ (rest == 0 ? 2 : rest % 10 == 0 ? 3 : 4)
+        }
+
+        /// `x` / 10000 (|x| < 9e15) rounded to 4 fractional digits, as `thousandths` does it.
+        @inline(__always)
+        private static func tenThousandths(_ x: Double, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
+            let (m, j) = signed(JSONBytes.roundedHalfAway(x), p, i)
+            let k = digits(m / 10000, p, j)
+            let f = m % 10000
+            guard f != 0 else { return k }
+            let high = f / 100, low = f &- high &* 100
+            p[k] = UInt8(ascii: ".")
+            pair(high, p, k &+ 1); pair(low, p, k &+ 3)
+            return k &+ (low != 0 ? (low % 10 != 0 ? 5 : 4) : (high % 10 != 0 ? 3 : 2))
+        }
+
+        /// `-` for a negative `n`, and its magnitude.
+        @inline(__always)
+        private static func signed(_ n: Int64, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> (UInt64, Int) {
+            if n < 0 { p[i] = UInt8(ascii: "-"); return (n.magnitude, i &+ 1) }
+            return (UInt64(n), i)
+        }
+
+        /// Swift's shortest form of `v`, for values too large for fixed digits: rare, and kept
+        /// out of line so the fixed paths stay small enough to inline.
+        @inline(never)
+        static func shortest(_ v: Double, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
+            utf8(v.description, p, i)
+        }
+
+        /// The two digits of `v` (below 100) at `p + k`.
+        @inline(__always)
+        static func pair(_ v: UInt64, _ p: UnsafeMutablePointer<UInt8>, _ k: Int) {
             let pairs: StaticString = """
                 00010203040506070809101112131415161718192021222324252627282930313233343536373839\
                 4041424344454647484950515253545556575859606162636465666768697071727374757677787980\
                 81828384858687888990919293949596979899
                 """
-            let table = pairs.utf8Start
+            let t = pairs.utf8Start + Int(truncatingIfNeeded: v) &* 2
+            p[k] = t[0]; p[k &+ 1] = t[1]
+        }
+
+        /// The decimal digits of `v`, at least `width` of them (zero-padded). Up to three digits
+        /// (the integer parts of a gesture's numbers) are written at once; longer ones find
+        /// their length by comparisons and are written two digits a division (a loop of
+        /// divisions by ten for each was a fifth of a gesture line's instructions, callgrind).
+        @inline(__always)
+        static func digits(_ v: UInt64, width: Int = 1, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
+            if width <= 1 && v < 1000 {
+                if v < 10 { p[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v); return i &+ 1 }
+                if v < 100 { pair(v, p, i); return i &+ 2 }
+                let first = v / 100
+                p[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: first)
+                pair(v &- first &* 100, p, i &+ 1)
+                return i &+ 3
+            }
+            var length = 1, power: UInt64 = 10
+            while length < 20 && v >= power { length += 1; power = power &* 10 }
+            if length < width { length = width }
+            var k = i + length, n = v
             while k - i >= 2 {
-                let pair = Int(n % 100) * 2
-                n /= 100
                 k -= 2
-                p[k] = table[pair]; p[k + 1] = table[pair + 1]
+                pair(n % 100, p, k)
+                n /= 100
             }
             if k > i { p[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n % 10) }
             return i + length
@@ -256,8 +378,7 @@ public struct JSONBytes: Sendable {
     /// A finite number with at most `decimals` fractional digits, trailing zeros trimmed; huge
     /// values use Swift's shortest form.
     public mutating func fixed(_ v: Double, decimals: Int) {
-        guard let (n, scale) = Self.scaled(v, decimals: decimals) else { rawText(v.description); return }
-        piece { Piece.fixed(n, scale: scale, decimals: decimals, $0, 0) }
+        piece { Piece.fixed(v, decimals: decimals, $0, 0) }
     }
 
     /// `v` × 10^decimals rounded (half away from zero), and 10^decimals; nil when that is too

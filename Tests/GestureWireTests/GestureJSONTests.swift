@@ -36,6 +36,24 @@ import Testing
         #expect(!s.contains("nan") && !s.contains("inf"))
     }
 
+    /// A non-finite number's key is written and then dropped (GestureJSON.numbers): whichever
+    /// numbers are NaN or infinite, the others follow one another with nothing between them.
+    @Test func nonFiniteNumbers_leaveNoKeyBehind() {
+        let bad: [Double] = [.nan, .infinity, -.infinity]
+        for n in 0..<10 {
+            var v = [Double?](repeating: bad[n % 3], count: 10)
+            v[n] = 1.5
+            let g = GestureEvent(kind: .pan, phase: .changed, id: 1, fingers: 2, time: .zero,
+                                 dxMillimeters: v[0], dyMillimeters: v[1], stepDxMillimeters: v[2], stepDyMillimeters: v[3],
+                                 distanceMillimeters: v[4], velocityMillimetersPerSecond: v[5], scale: v[6],
+                                 rotationDegrees: v[7], x: v[8], y: v[9])
+            let s = GestureJSON.encode(g, device: GestureJSON.DeviceInfo(name: "s", kind: .touchscreen), origin: .zero)
+            let key = ["dx_mm", "dy_mm", "step_dx_mm", "step_dy_mm", "distance_mm", "velocity_mm_s", "scale",
+                       "rotation_deg", "x", "y"][n]
+            #expect(s.hasSuffix(#""kind":"touchscreen"},"\#(key)":1.5}"#), "\(s)")
+        }
+    }
+
     /// A line is written into a buffer sized from worst cases (GestureJSON.withLine): the longest
     /// values of every field must fit, with the newline the daemon adds too (a line past its room
     /// stops the daemon).
@@ -56,6 +74,33 @@ import Testing
         #expect(s.hasPrefix(#"{"type":"gesture","gesture":"\u0001\""#) && s.hasSuffix(#","y":-1.7976931348623157e+308}"#), "\(s)")
         #expect(s.contains(#""id":18446744073709551615,"fingers":-9223372036854775808,"#), "\(s)")
         #expect(s.contains(#""time":-9223372036853.775808,"#), "\(s)")
+    }
+
+    /// Known names are copied from literals (GestureJSON.Names), others escaped: every kind,
+    /// phase, direction and edge GestureCore defines, names it does not (a long one, one with
+    /// a quote, one built at run time) must read back as their raw values.
+    @Test func names_areWrittenAsTheirRawValues() throws {
+        let device = GestureJSON.DeviceInfo(name: "d", kind: .touchpad)
+        let built = String(repeating: "pa", count: 1) + "n"   // "pan", not from a literal
+        let kinds = GestureKind.all + ["pan2", "a\"b", String(repeating: "longKind", count: 3), built].map(GestureKind.init)
+        let directions = GestureDirection.all + ["sideways", "up\nleft", String(repeating: "around", count: 4)].map(GestureDirection.init)
+        for kind in kinds {
+            for phase in GesturePhase.allCases {
+                for (n, direction) in ([nil] + directions.map(Optional.some)).enumerated() {
+                    let edge = n == 0 ? nil : Edge.allCases[n % Edge.allCases.count]
+                    let g = GestureEvent(kind: kind, phase: phase, id: 9, fingers: 2, time: .zero, direction: direction, edge: edge)
+                    let s = GestureJSON.encode(g, device: device, origin: .zero)
+                    var expected = #"{"type":"gesture","gesture":"#
+                    GestureJSON.appendString(kind.rawValue, to: &expected)
+                    expected += #","phase":"\#(phase.rawValue)","id":9,"fingers":2"#
+                    if let direction { expected += #","direction":"#; GestureJSON.appendString(direction.rawValue, to: &expected) }
+                    if let edge { expected += #","edge":"\#(edge.rawValue)""# }
+                    #expect(s.hasPrefix(expected + #","time":0,"#), "\(s)")
+                    guard case .gesture(let back, _) = try WireDecoder.serverMessage(s) else { Issue.record("not a gesture: \(s)"); continue }
+                    #expect(back.kind.rawValue == kind.rawValue && back.direction?.rawValue == direction?.rawValue && back.edge == edge)
+                }
+            }
+        }
     }
 
     @Test func frame_touchesAndFlags() {
@@ -104,6 +149,80 @@ import Testing
                 let expected = Double(Int64((v * scale).rounded())) / scale
                 #expect(Double(fx(v, d)) == expected, "\(v) with \(d) decimals: \(fx(v, d))")
             }
+        }
+    }
+
+    /// The encoder's digits (pairs from a table, the fraction's digits all written and its end
+    /// moved past the trailing zeros) against a plain formatting of the same rounded integer:
+    /// `round(v × 10^d)` half away from zero, printed by `String(_:)` and cut at the point.
+    /// Values: halves at the last digit, carries (0.9995), negatives, zero, -0.0, the edge of
+    /// the fixed range (|v × 10^d| < 9e15) and past it (Swift's shortest form), random ones.
+    @Test func fixedNumbers_matchAPlainFormatting() {
+        func reference(_ v: Double, _ d: Int) -> String {
+            var scale = 1.0
+            for _ in 0..<d { scale *= 10 }
+            guard (v * scale).magnitude < 9e15 else { return v.description }
+            let n = Int64((v * scale).rounded(.toNearestOrAwayFromZero))
+            if n == 0 { return "0" }
+            var all = String(n.magnitude)
+            if all.count <= d { all = String(repeating: "0", count: d + 1 - all.count) + all }
+            var fraction = String(all.suffix(d))
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            return (n < 0 ? "-" : "") + all.dropLast(d) + (fraction.isEmpty ? "" : "." + fraction)
+        }
+        func fx(_ v: Double, _ d: Int) -> String { var s = ""; GestureJSON.appendFixed(v, decimals: d, to: &s); return s }
+        var values: [Double] = [0, -0.0, 1, -1, 9, 10, 99, 100, 999, 1000, 1001, 12345.678, 0.9995, 9.9999, 99.99995,
+                                0.5, 0.05, 0.005, 0.0005, 0.00005, 0.000049, 1e-300, -1e-300,
+                                8.999e12, 8_999_999_999_999.5, 9e12, 9.1e12, 8.99e11, 9e11, 1e15, -1e15,
+                                1e20, -1e20, .greatestFiniteMagnitude, .leastNonzeroMagnitude]
+        for k in [0.0, 1, 2, 7, 10, 37, 123, 999, 4096, 65_536, 1_234_567] {
+            for half in [0.5, 0.05, 0.005, 0.0005, 0.00005, 0.000005] {
+                values += [k + half, -(k + half), k + half.nextDown, k + half.nextUp]
+            }
+        }
+        var seed: UInt64 = 0x243F6A8885A308D3
+        for _ in 0..<20_000 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            values.append(Double(Int64(bitPattern: seed) >> (seed % 50)) / Double(1 << (seed % 30)))
+        }
+        for v in values {
+            for d in [0, 1, 2, 3, 4, 6] {
+                #expect(fx(v, d) == reference(v, d), "\(v) with \(d) decimals")
+            }
+        }
+        // The line's own numbers (written by the 3- and 4-decimal functions directly).
+        let device = GestureJSON.deviceJSON(GestureJSON.DeviceInfo(name: "n", kind: .touchpad))
+        for v in values.prefix(2_000) {
+            let g = GestureEvent(kind: .pan, phase: .changed, id: 1, fingers: 2, time: .zero,
+                                 dxMillimeters: v, scale: v, y: v)
+            var line: [UInt8] = []
+            GestureJSON.withLine(g, deviceJSON: device, origin: .zero) { line = Array($0) }
+            let s = String(decoding: line, as: UTF8.self)
+            #expect(s.hasSuffix(#","dx_mm":\#(reference(v, 3)),"scale":\#(reference(v, 4)),"y":\#(reference(v, 4))}"#), "\(s)")
+        }
+    }
+
+    /// Times are microseconds printed as seconds (six digits at most, trailing zeros trimmed),
+    /// against a plain formatting.
+    @Test func times_matchAPlainFormatting() {
+        func reference(_ us: Int64) -> String {
+            let a = us.magnitude
+            var fraction = String(a % 1_000_000)
+            fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            return (us < 0 ? "-" : "") + String(a / 1_000_000) + (fraction.isEmpty ? "" : "." + fraction)
+        }
+        var values: [Int64] = [0, 1, -1, 10, 100_000, 120_000, 123_456, 999_999, 1_000_000, 1_000_001, -1_500_000,
+                               3_600_000_000, .max, .min + 1]
+        var seed: UInt64 = 0x13198A2E03707344
+        for _ in 0..<5_000 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            values.append(Int64(bitPattern: seed) >> (seed % 60))
+        }
+        for us in values {
+            var s = ""
+            GestureJSON.appendTime(Instant(microseconds: us), origin: .zero, to: &s)
+            #expect(s == reference(us), "\(us)")
         }
     }
 }
