@@ -151,22 +151,31 @@ enum CInput {
         /// Events a read(2) takes: a 10-finger frame is about 50, a bcm5974 frame about 20.
         static let capacity = 128
         private let raw = UnsafeMutableBufferPointer<input_event>.allocate(capacity: capacity)
-        deinit { raw.deallocate() }
+        /// The read's records as `InputEvent`s, handed to the caller's array in one copy: an
+        /// `append` per event checked the array's capacity and uniqueness each time, and emptying
+        /// the array first (`removeAll(keepingCapacity:)`) was a `replaceSubrange` call of its own
+        /// (callgrind, issue 13).
+        private let converted = UnsafeMutableBufferPointer<InputEvent>.allocate(capacity: capacity)
+        deinit { raw.deallocate(); converted.deallocate() }
 
-        /// One read(2) on `fd`: appends the events it returned and says how many (`capacity`: the
-        /// buffer filled, more may be queued; fewer: the kernel had no more complete frames).
-        /// `.wouldBlock`: nothing was queued.
-        func read(_ fd: Int32, appendingTo events: inout [InputEvent]) -> Result<Int, SystemError> {
+        /// One read(2) on `fd`: puts the events it returned after those already in `events` (or in
+        /// place of them, with `replacing`) and says how many (`capacity`: the buffer filled, more
+        /// may be queued; fewer: the kernel had no more complete frames). `.wouldBlock`: nothing
+        /// was queued (`events` is then emptied too when `replacing`).
+        func read(_ fd: Int32, appendingTo events: inout [InputEvent], replacing: Bool = false) -> Result<Int, SystemError> {
             let bytes: Int
             do { bytes = try FileDescriptor(rawValue: fd).read(into: UnsafeMutableRawBufferPointer(raw)) } catch {
+                if replacing { events.removeAll(keepingCapacity: true) }
                 return .failure(error)
             }
             let count = bytes / MemoryLayout<input_event>.stride
             for i in 0..<count {
                 let e = raw[i]
                 let time = Instant(seconds: Int64(e.time.tv_sec), microseconds: Int64(e.time.tv_usec))
-                events.append(InputEvent(time: time, type: e.type, code: e.code, value: e.value))
+                (converted.baseAddress! + i).initialize(to: InputEvent(time: time, type: e.type, code: e.code, value: e.value))
             }
+            let read = UnsafeBufferPointer(start: converted.baseAddress, count: count)
+            if replacing { events.replaceSubrange(events.indices, with: read) } else { events.append(contentsOf: read) }
             return .success(count)
         }
     }

@@ -126,13 +126,16 @@ public final class EvdevDevice {
         // per wakeup); a frame of 10 touches is about 50 events.
         var events: [InputEvent] = []
         swap(&events, &readBuffer)
-        events.removeAll(keepingCapacity: true)
         events.reserveCapacity(CInput.EvdevReadBuffer.capacity)
         defer { readBuffer = events }
         var resyncs = 0
-        while events.count < maximumEvents {
-            let start = events.count
-            switch raw.read(fd, appendingTo: &events) {
+        // The first read replaces what the last wakeup's array held (no separate emptying).
+        var first = true
+        while first || events.count < maximumEvents {
+            let start = first ? 0 : events.count
+            let result = raw.read(fd, appendingTo: &events, replacing: first)
+            first = false
+            switch result {
             case .failure(.wouldBlock):
                 return ReadResult(events: events, resyncCount: resyncs, status: .drained)
             case .failure(let e):
