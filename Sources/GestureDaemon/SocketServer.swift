@@ -267,7 +267,9 @@ public final class SocketServer: GestureSubscriber {
             c.flushDue = false
             if !c.dropped { flush(c) }
         }
-        flushing.removeAll(keepingCapacity: true)
+        // Popped, not removeAll(keepingCapacity:): that is a replaceSubrange call, about 60
+        // instructions a wakeup for the one client usually here (callgrind).
+        while !flushing.isEmpty { flushing.removeLast() }
     }
 
     /// At most this much queued output is joined into one send; the rest stays in the bounded
