@@ -37,14 +37,51 @@ public final class Logger: Sendable {
     public func log(_ level: Level, _ message: String) {
         let (min, journal) = state.withLock { ($0.level, $0.journal) }
         guard level <= min else { return }
-        var text = ""
-        for line in message.split(separator: "\n", omittingEmptySubsequences: false) {
-            text += journal ? "<\(level.rawValue)>" : "gestured: \(level == .info ? "" : level.word + ": ")"
-            // Outside text (device names, hook output) cannot forge a line or drive a terminal.
-            text += TextEscaping.controlsEscaped(String(line))
-            text += "\n"
+        let prefix = journal ? "<\(level.rawValue)>" : "gestured: \(level == .info ? "" : level.word + ": ")"
+        try? fd.writeAll(Self.lines(message, prefix: prefix))
+    }
+
+    /// Each line of `message` (split at `\n` but not at CR LF, as a split into Characters does; a
+    /// trailing `\n` ends an empty line) after `prefix`,
+    /// with C0 controls, DEL and C1 controls escaped as `TextEscaping.controlsEscaped` does:
+    /// outside text (device names, hook output) cannot forge a line or drive a terminal. Done on
+    /// the UTF-8 in one pass: splitting the String into Characters and escaping each line as a
+    /// String cost about 120 000 instructions a line, and the daemon logs a "kernel bug:" line
+    /// while real recordings stream (an axis value past its range, once per axis per 10 s;
+    /// callgrind in the side-by-side VM, issue 13).
+    static func lines(_ message: String, prefix: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(prefix.utf8.count + message.utf8.count + 16)
+        out.append(contentsOf: prefix.utf8)
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        var afterC2 = false   // the last byte was 0xC2, the lead byte of U+0080…U+00BF
+        var afterCR = false   // CR LF is one Character: it does not end a line, both are escaped
+        for b in message.utf8 {
+            defer { afterCR = b == UInt8(ascii: "\r") }
+            if afterC2 {
+                afterC2 = false
+                if b < 0xA0 {   // U+0080…U+009F: a C1 control
+                    out.append(contentsOf: "\\u{".utf8)
+                    out.append(hex[Int(b >> 4)]); out.append(hex[Int(b & 0xF)]); out.append(UInt8(ascii: "}"))
+                } else {
+                    out.append(0xC2); out.append(b)
+                }
+                continue
+            }
+            switch b {
+            case UInt8(ascii: "\n") where afterCR: out.append(contentsOf: "\\n".utf8)
+            case UInt8(ascii: "\n"):
+                out.append(b); out.append(contentsOf: prefix.utf8)
+            case UInt8(ascii: "\r"): out.append(contentsOf: "\\r".utf8)
+            case UInt8(ascii: "\t"): out.append(contentsOf: "\\t".utf8)
+            case ..<0x20, 0x7F:
+                out.append(contentsOf: "\\x".utf8); out.append(hex[Int(b >> 4)]); out.append(hex[Int(b & 0xF)])
+            case 0xC2: afterC2 = true
+            default: out.append(b)
+            }
         }
-        try? fd.writeAll(Array(text.utf8))
+        out.append(UInt8(ascii: "\n"))
+        return out
     }
 
     public func error(_ m: String) { log(.error, m) }

@@ -105,6 +105,39 @@ func runGestured(_ args: [String], input: String? = nil, environment: [String: S
         #expect(text == "gestured: notice: a\\x1b[31mb\\x07\ngestured: notice: second\n", "\(text.debugDescription)")
     }
 
+    /// The logger escapes on the UTF-8 in one pass; what it writes is what splitting the message
+    /// into lines and escaping each with `TextEscaping.controlsEscaped` gives (the former code,
+    /// written out here as the reference), for messages mixing every kind of character it treats
+    /// differently: C0 controls, DEL, C1 controls, other two-byte characters after 0xC2 (NBSP,
+    /// `©`), backslashes, newlines (leading, trailing, doubled), CR LF, combining marks, emoji.
+    @Test func test_logger_bytesMatchLineByLineEscaping() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let pieces = ["a", "kernel bug: ", "\n", "\r\n", "\t", "\u{1b}[2J", "\u{07}", "\u{7f}", "\u{80}", "\u{9b}",
+                      "\u{9f}", "\u{a0}", "©", "\\", "\\n", "e\u{301}", "🖐️", "…", "\u{0}", "µs"]
+        var rng = SystemRandomNumberGenerator()
+        var messages = ["", "\n", "plain", "ends with a newline\n", "\n\nstarts with two"]
+        for _ in 0..<300 {
+            messages.append((0..<Int.random(in: 1...12, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined())
+        }
+        for (journal, level) in [(false, Logger.Level.warning), (false, .info), (true, .error)] {
+            let logger = Logger(level: .debug, journal: journal, fd: FileDescriptor(rawValue: fds[1]))
+            let prefix = journal ? "<\(level.rawValue)>" : level == .info ? "gestured: " : "gestured: warning: "
+            for m in messages {
+                logger.log(level, m)
+                var expected = ""
+                for line in m.split(separator: "\n", omittingEmptySubsequences: false) {
+                    expected += prefix + TextEscaping.controlsEscaped(String(line)) + "\n"
+                }
+                var buf = [UInt8](repeating: 0, count: 65536)
+                let n = read(fds[0], &buf, buf.count)
+                let got = String(decoding: buf[0..<max(0, n)], as: UTF8.self)
+                #expect(got == expected, "\(m.debugDescription): \(got.debugDescription) != \(expected.debugDescription)")
+            }
+        }
+    }
+
     /// Finding 5: `replay -` read all of standard input before printing anything (1 GiB of stdin
     /// peaked at 1.6 GB). It streams now: the swipe is printed while stdin is still open.
     @Test func test_replayStdin_printsGesturesBeforeEndOfInput() throws {
