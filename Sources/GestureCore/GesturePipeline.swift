@@ -23,10 +23,16 @@ public struct GesturePipeline: Sendable {
     /// The device as it is decoded (after the transform): what frames and gestures refer to.
     public let device: DeviceDescription
     public let transform: AxisTransform
+    /// `transform.isIdentity`, computed once: the per-event path tested three fields an event.
+    private let transformIsIdentity: Bool
     public private(set) var decoder: SlotDecoder
     public private(set) var arena: RecognizerArena
     /// Time of the last event fed.
-    public private(set) var lastTime: Instant?
+    public var lastTime: Instant? { fedAny ? Instant(microseconds: lastMicroseconds) : nil }
+    /// `lastTime` as two plain fields: Int64.min before the first event, so the per-event "time
+    /// went back" test is one comparison, with no optional to unwrap (callgrind).
+    private var lastMicroseconds = Int64.min
+    private var fedAny = false
     private var reportedBackwardTime = false
     /// `nextDeadline`, kept up to date after every change that can move it, so an event before
     /// it costs one comparison instead of asking the decoder and every waiting recognizer.
@@ -42,6 +48,7 @@ public struct GesturePipeline: Sendable {
                 initialState: SlotDecoder.InitialState = .empty) {
         original = device
         self.transform = transform
+        transformIsIdentity = transform.isIdentity
         let decoded = transform.apply(to: device)
         self.device = decoded
         decoder = SlotDecoder(device: decoded, initialState: transform.apply(initialState, device: device))
@@ -83,13 +90,15 @@ public struct GesturePipeline: Sendable {
     @inline(__always)
     private mutating func feedOne(_ event: InputEvent, _ emit: (Output) -> Void) {
         var event = event
-        if let last = lastTime, event.time < last {
+        if event.time.microseconds < lastMicroseconds {
+            let last = Instant(microseconds: lastMicroseconds)
             timeWentBack(from: last, to: event.time, emit)
             event.time = last
         }
-        lastTime = event.time
+        lastMicroseconds = event.time.microseconds
+        fedAny = true
         if let due = deadline, due <= event.time { advance(to: event.time, emit) }
-        let e = transform.isIdentity ? event : transform.apply(event, device: original)
+        let e = transformIsIdentity ? event : transform.apply(event, device: original)
         if let frame = decoder.decode(e) {
             deliver(frame, emit)
             deadline = earliestDeadline
