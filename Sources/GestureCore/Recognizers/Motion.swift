@@ -102,6 +102,15 @@ struct TrackedTouch {
         restX = t.x; restY = t.y; armX = t.x; armY = t.y
     }
 
+    /// Moves to this frame's position (and starts there when `rebase`); the square of the
+    /// distance from the start.
+    mutating func follow(x: Double, y: Double, rebase: Bool) -> Double {
+        prevX = x; prevY = y
+        if rebase { startX = x; startY = y }
+        let dx = x - startX, dy = y - startY
+        return dx * dx + dy * dy
+    }
+
     /// How far it is from where it was when the latest contact landed.
     var armTravel: Millimeters { Self.distance(prevX - armX, prevY - armY) }
     /// How far it is from where it was when the others started to move (its rest position).
@@ -198,13 +207,15 @@ struct MotionTracker {
         for t in frame.touches where t.tool == .finger {
             guard let i = index(of: t.id) else { continue }
             if !t.phase.isActive { touches.remove(at: i); continue }
-            var r = touches[i]
-            defer { touches[i] = r }
-            if r.excluded { r.prevX = t.x; r.prevY = t.y; continue }
-            noteStep(i, dx: t.x - r.prevX, dy: t.y - r.prevY)
+            // The record is read field by field and moved in one in-place access (`follow`):
+            // copied out and stored back whole, it cost two copies of its hundred bytes and a
+            // uniqueness check a touch (callgrind).
+            if touches[i].excluded { touches[i].prevX = t.x; touches[i].prevY = t.y; continue }
+            let prevX = touches[i].prevX, prevY = touches[i].prevY
+            noteStep(i, dx: t.x - prevX, dy: t.y - prevY)
             cx += t.x; cy += t.y
             if t.phase != .began && n >= 2 && !skipStep {
-                let ax = r.prevX - px, ay = r.prevY - py
+                let ax = prevX - px, ay = prevY - py
                 let bx = t.x - nx, by = t.y - ny
                 let ra = (ax * ax + ay * ay).squareRoot(), rb = (bx * bx + by * by).squareRoot()
                 radiusBefore += ra; radiusAfter += rb
@@ -214,10 +225,7 @@ struct MotionTracker {
                     weight += w
                 }
             }
-            r.prevX = t.x; r.prevY = t.y
-            if skipStep { r.startX = t.x; r.startY = t.y }
-            let dx = t.x - r.startX, dy = t.y - r.startY
-            travel2 = Swift.max(travel2, dx * dx + dy * dy)
+            travel2 = Swift.max(travel2, touches[i].follow(x: t.x, y: t.y, rebase: skipStep))
         }
         if n > 0 && !skipStep {
             sample.stepX = nx - px; sample.stepY = ny - py
