@@ -172,7 +172,8 @@ struct MotionTracker {
     /// `trustToolCount`: BTN_TOOL_* counts may exceed the positioned touches (semi-MT, more
     /// fingers than slots, single-touch); elsewhere a higher count is the device's quirk (N-Trig
     /// reports BTN_TOOL_DOUBLETAP for one finger) and the positioned touches are the truth.
-    mutating func update(_ frame: TouchFrame, semiMT: Bool, trustToolCount: Bool = true) -> MotionSample {
+    /// The result is `sample` (returned, it was one more copy of it a frame).
+    mutating func update(_ frame: TouchFrame, semiMT: Bool, trustToolCount: Bool = true) {
         sample.time = frame.time
         sample.semiMT = semiMT
         sample.stepX = 0; sample.stepY = 0
@@ -266,7 +267,6 @@ struct MotionTracker {
         sample.releasedFromEdgeAt = nil
         if rules.enabled && !semiMT { applyContactRules(frame, trustToolCount: trustToolCount) }
         lastFingers = sample.fingers
-        return sample
     }
 }
 
