@@ -237,7 +237,9 @@ public struct SlotDecoder: Sendable {
             if value < range.lowerBound || value > range.upperBound { value = outOfRange(code, value, range) }
         }
         switch contactProtocol {
-        case .slots: slotContacts.abs(code: code, value: value, &ctx)
+        // Codes below ABS_MT_SLOT (ABS_X, ABS_PRESSURE… the single-touch emulation most MT
+        // devices also send) mean nothing to protocol B: not even a call.
+        case .slots: if code >= AbsCode.mtSlot { slotContacts.abs(code: code, value: value, &ctx) }
         case .anonymous: anonymousContacts.abs(code: code, value: value)
         case .singleTouch: singleContact.abs(code: code, value: value)
         case .none: break
