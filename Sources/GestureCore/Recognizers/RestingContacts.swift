@@ -101,7 +101,9 @@ struct ContactRules {
 extension TrackedTouch {
     /// This frame's palm, thumb and movement judgement of a counted touch; true when it is a
     /// palm (now excluded). `settling`: others are counted, so a contact settling as it lands,
-    /// while they are still, has not moved yet.
+    /// while they are still, has not moved yet. Inlined: called, it was handed a copy of the
+    /// whole `ContactRules` for every touch (callgrind).
+    @inline(__always)
     mutating func judge(_ t: Touch, _ rules: ContactRules, settling: Bool) -> Bool {
         if rules.isPalm(t) { excluded = true; return true }
         if rules.isThumbLike(t) { thumbLike = true }
