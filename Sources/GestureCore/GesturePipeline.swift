@@ -36,7 +36,10 @@ public struct GesturePipeline: Sendable {
     private var reportedBackwardTime = false
     /// `nextDeadline`, kept up to date after every change that can move it, so an event before
     /// it costs one comparison instead of asking the decoder and every waiting recognizer.
-    private var deadline: Instant?
+    private var deadline: Instant? { didSet { dueMicroseconds = deadline?.microseconds ?? Int64.max } }
+    /// `deadline` for the per-event test: Int64.max when there is none (an event at Int64.max then
+    /// calls `advance(to:)`, which finds nothing due), so the test is one comparison, no unwrap.
+    private var dueMicroseconds = Int64.max
 
     /// - Parameters:
     ///   - device: the device as it sends events (`transform` is applied to it and to them).
@@ -56,6 +59,7 @@ public struct GesturePipeline: Sendable {
                                 boundKinds: boundKinds, doubleTapFingerCounts: doubleTapFingerCounts,
                                 swipeDirections: swipeDirections)
         deadline = earliestDeadline
+        dueMicroseconds = deadline?.microseconds ?? Int64.max   // no didSet in an initializer
     }
 
     /// When `advance(to:)` next has work: the decoder's watchdog or the arena's earliest wait.
@@ -78,6 +82,7 @@ public struct GesturePipeline: Sendable {
     /// goes to the arena. `emit` gets every frame, gesture and diagnostic, in order.
     public mutating func feed(_ event: InputEvent, _ emit: (Output) -> Void) {
         feedOne(event, emit)
+        fedAny = true
     }
 
     /// Feeds a read's events in order, exactly as `feed(_:_:)` one at a time would. The daemon's
@@ -85,6 +90,8 @@ public struct GesturePipeline: Sendable {
     /// saved registers were about 60 instructions an event, callgrind).
     public mutating func feed(contentsOf events: [InputEvent], _ emit: (Output) -> Void) {
         for i in events.indices { feedOne(events[i], emit) }
+        // Once a read rather than once an event (nothing in between reads `lastTime`).
+        if !events.isEmpty { fedAny = true }
     }
 
     @inline(__always)
@@ -96,8 +103,7 @@ public struct GesturePipeline: Sendable {
             event.time = last
         }
         lastMicroseconds = event.time.microseconds
-        fedAny = true
-        if let due = deadline, due <= event.time { advance(to: event.time, emit) }
+        if dueMicroseconds <= event.time.microseconds { advance(to: event.time, emit) }
         let e = transformIsIdentity ? event : transform.apply(event, device: original)
         if let frame = decoder.decode(e) {
             deliver(frame, emit)
