@@ -170,9 +170,11 @@ public struct GesturePipeline: Sendable {
         drain(emit)
     }
 
+    /// Asks first: draining an empty list still swapped a fresh empty array in and released the
+    /// old one, twice a frame (callgrind).
     private mutating func drain(_ emit: (Output) -> Void) {
-        for d in decoder.drainDiagnostics() { emit(.diagnostic(d)) }
-        for d in arena.drainDiagnostics() { emit(.diagnostic(d)) }
+        if decoder.hasDiagnostics { for d in decoder.drainDiagnostics() { emit(.diagnostic(d)) } }
+        if arena.hasDiagnostics { for d in arena.drainDiagnostics() { emit(.diagnostic(d)) } }
     }
 
     /// Runs a whole event stream (a recording) through a fresh pipeline, then `finish`.

@@ -97,6 +97,9 @@ public struct RecognizerArena: Sendable {
         self.swipeDirections = swipeDirections
     }
 
+    /// There are "gestured bug:" lines to drain.
+    public var hasDiagnostics: Bool { @inline(__always) get { !sink.diagnostics.isEmpty } }
+
     /// "gestured bug:" lines collected since the last call (at most 100 are kept between calls).
     public mutating func drainDiagnostics() -> [String] {
         defer { sink.diagnostics.removeAll() }

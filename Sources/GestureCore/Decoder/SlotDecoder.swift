@@ -220,6 +220,9 @@ public struct SlotDecoder: Sendable {
         return TouchFrame(time: now, touches: touches, fingerCount: 0, flags: flags)
     }
 
+    /// There are "kernel bug:" lines to drain.
+    public var hasDiagnostics: Bool { @inline(__always) get { !ctx.diagnostics.isEmpty } }
+
     /// "kernel bug:" lines collected since the last call.
     public mutating func drainDiagnostics() -> [String] {
         defer { ctx.diagnostics.removeAll() }
