@@ -151,17 +151,27 @@ struct AnonymousContacts: Sendable {
     /// continuing it (−1: lifted). True when every track is continued.
     private mutating func match() -> Bool {
         var paired = 0
-        for i in tracks.indices { tracks[i].matchedContact = -1 }
+        // Contacts and tracks without a tracking id: step 2 pairs one of each a round until one
+        // side runs out, so it runs exactly min(of the two) rounds (the last, empty round of
+        // "until none is found" rescanned every contact, callgrind).
+        var idlessTracks = 0, idlessContacts = 0
+        for i in tracks.indices {
+            tracks[i].matchedContact = -1
+            if tracks[i].contact.trackingId < 0 { idlessTracks += 1 }
+        }
         // 1. By tracking id where the device sends one.
-        for ci in contacts.indices where contacts[ci].trackingId >= 0 {
+        for ci in contacts.indices {
             let id = contacts[ci].trackingId
+            if id < 0 { idlessContacts += 1; continue }
             if let ti = tracks.firstIndex(where: { $0.matchedContact < 0 && $0.contact.trackingId == id }) {
                 tracks[ti].matchedContact = ci; contacts[ci].track = ti
                 paired += 1
             }
         }
         // 2. The rest (no id) by nearest position, greedily, closest pair first.
-        while true {
+        var rounds = Swift.min(idlessTracks, idlessContacts)
+        while rounds > 0 {
+            rounds -= 1
             var best = Int64.max, bc = -1, bt = -1
             for ci in contacts.indices where contacts[ci].track < 0 && contacts[ci].trackingId < 0 {
                 let c = contacts[ci]
