@@ -97,6 +97,9 @@ struct SlotContacts: Sendable {
         slots[s].suppressed = false
     }
 
+    /// Inlined: called, it was handed a copy of the whole `AxisScale` for every touch of every
+    /// frame (callgrind).
+    @inline(__always)
     private func touch(slot s: Int, phase: TouchPhase) -> Touch {
         let sl = slots[s]
         return scale.touch(id: sl.touchId, slot: s, phase: phase, x: sl.x, y: sl.y,
