@@ -23,14 +23,23 @@ public struct GesturePipeline: Sendable {
     /// The device as it is decoded (after the transform): what frames and gestures refer to.
     public let device: DeviceDescription
     public let transform: AxisTransform
+    /// `transform.isIdentity`, computed once: the per-event path tested three fields an event.
+    private let transformIsIdentity: Bool
     public private(set) var decoder: SlotDecoder
     public private(set) var arena: RecognizerArena
     /// Time of the last event fed.
-    public private(set) var lastTime: Instant?
+    public var lastTime: Instant? { fedAny ? Instant(microseconds: lastMicroseconds) : nil }
+    /// `lastTime` as two plain fields: Int64.min before the first event, so the per-event "time
+    /// went back" test is one comparison, with no optional to unwrap (callgrind).
+    private var lastMicroseconds = Int64.min
+    private var fedAny = false
     private var reportedBackwardTime = false
     /// `nextDeadline`, kept up to date after every change that can move it, so an event before
     /// it costs one comparison instead of asking the decoder and every waiting recognizer.
-    private var deadline: Instant?
+    private var deadline: Instant? { didSet { dueMicroseconds = deadline?.microseconds ?? Int64.max } }
+    /// `deadline` for the per-event test: Int64.max when there is none (an event at Int64.max then
+    /// calls `advance(to:)`, which finds nothing due), so the test is one comparison, no unwrap.
+    private var dueMicroseconds = Int64.max
 
     /// - Parameters:
     ///   - device: the device as it sends events (`transform` is applied to it and to them).
@@ -42,6 +51,7 @@ public struct GesturePipeline: Sendable {
                 initialState: SlotDecoder.InitialState = .empty) {
         original = device
         self.transform = transform
+        transformIsIdentity = transform.isIdentity
         let decoded = transform.apply(to: device)
         self.device = decoded
         decoder = SlotDecoder(device: decoded, initialState: transform.apply(initialState, device: device))
@@ -49,6 +59,7 @@ public struct GesturePipeline: Sendable {
                                 boundKinds: boundKinds, doubleTapFingerCounts: doubleTapFingerCounts,
                                 swipeDirections: swipeDirections)
         deadline = earliestDeadline
+        dueMicroseconds = deadline?.microseconds ?? Int64.max   // no didSet in an initializer
     }
 
     /// When `advance(to:)` next has work: the decoder's watchdog or the arena's earliest wait.
@@ -71,6 +82,7 @@ public struct GesturePipeline: Sendable {
     /// goes to the arena. `emit` gets every frame, gesture and diagnostic, in order.
     public mutating func feed(_ event: InputEvent, _ emit: (Output) -> Void) {
         feedOne(event, emit)
+        fedAny = true
     }
 
     /// Feeds a read's events in order, exactly as `feed(_:_:)` one at a time would. The daemon's
@@ -78,18 +90,21 @@ public struct GesturePipeline: Sendable {
     /// saved registers were about 60 instructions an event, callgrind).
     public mutating func feed(contentsOf events: [InputEvent], _ emit: (Output) -> Void) {
         for i in events.indices { feedOne(events[i], emit) }
+        // Once a read rather than once an event (nothing in between reads `lastTime`).
+        if !events.isEmpty { fedAny = true }
     }
 
     @inline(__always)
     private mutating func feedOne(_ event: InputEvent, _ emit: (Output) -> Void) {
         var event = event
-        if let last = lastTime, event.time < last {
+        if event.time.microseconds < lastMicroseconds {
+            let last = Instant(microseconds: lastMicroseconds)
             timeWentBack(from: last, to: event.time, emit)
             event.time = last
         }
-        lastTime = event.time
-        if let due = deadline, due <= event.time { advance(to: event.time, emit) }
-        let e = transform.isIdentity ? event : transform.apply(event, device: original)
+        lastMicroseconds = event.time.microseconds
+        if dueMicroseconds <= event.time.microseconds { advance(to: event.time, emit) }
+        let e = transformIsIdentity ? event : transform.apply(event, device: original)
         if let frame = decoder.decode(e) {
             deliver(frame, emit)
             deadline = earliestDeadline
@@ -155,9 +170,11 @@ public struct GesturePipeline: Sendable {
         drain(emit)
     }
 
+    /// Asks first: draining an empty list still swapped a fresh empty array in and released the
+    /// old one, twice a frame (callgrind).
     private mutating func drain(_ emit: (Output) -> Void) {
-        for d in decoder.drainDiagnostics() { emit(.diagnostic(d)) }
-        for d in arena.drainDiagnostics() { emit(.diagnostic(d)) }
+        if decoder.hasDiagnostics { for d in decoder.drainDiagnostics() { emit(.diagnostic(d)) } }
+        if arena.hasDiagnostics { for d in arena.drainDiagnostics() { emit(.diagnostic(d)) } }
     }
 
     /// Runs a whole event stream (a recording) through a fresh pipeline, then `finish`.

@@ -97,6 +97,9 @@ public struct RecognizerArena: Sendable {
         self.swipeDirections = swipeDirections
     }
 
+    /// There are "gestured bug:" lines to drain.
+    public var hasDiagnostics: Bool { @inline(__always) get { !sink.diagnostics.isEmpty } }
+
     /// "gestured bug:" lines collected since the last call (at most 100 are kept between calls).
     public mutating func drainDiagnostics() -> [String] {
         defer { sink.diagnostics.removeAll() }
@@ -180,13 +183,16 @@ public struct RecognizerArena: Sendable {
             return
         }
         frameIsSemiMT = semiMT || frame.flags.contains(.semiMT)
-        var m = tracker.update(frame, semiMT: frameIsSemiMT, trustToolCount: trustToolCount)
-        if inSequence && committed == nil && m.fingers > 0 && m.fingers < sequenceFingers && !m.contactDropped {
+        // The sample is read from the tracker once, after any rebase (taken as `update`'s result
+        // and again after a rebase, it was three 160-byte copies a frame; now two, callgrind).
+        tracker.update(frame, semiMT: frameIsSemiMT, trustToolCount: trustToolCount)
+        let fingersNow = tracker.sample.fingers
+        if inSequence && committed == nil && fingersNow > 0 && fingersNow < sequenceFingers && !tracker.sample.contactDropped {
             // A finger lifted before anything began: the fingers left start from here (a resting
             // thumb left behind by a short stroke must not pan by half the stroke).
             tracker.rebaseTranslation()
-            m = tracker.sample
         }
+        let m = tracker.sample
         if !inSequence {
             guard m.fingers > 0 else { return }
             beginSequence(m)

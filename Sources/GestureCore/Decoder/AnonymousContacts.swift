@@ -20,6 +20,17 @@ struct AnonymousContacts: Sendable {
         var suppressed: Bool
         /// While a frame is matched: the index in `contacts` of the contact continuing it (−1: lifted).
         var matchedContact = -1
+
+        /// `c` continues this track: its phase in the frame, nil while it is hidden (a palm is
+        /// cancelled once, then hidden). A mutating method, so the frame updates the track with
+        /// one in-place access instead of copying it out and back (callgrind).
+        mutating func continued(by c: Contact) -> TouchPhase? {
+            let moved = contact.x != c.x || contact.y != c.y
+            contact = c
+            if suppressed { return nil }
+            if c.tool == MTToolType.palm { suppressed = true; return .cancelled }
+            return moved ? .moved : .stationary
+        }
     }
     static let maxContacts = 32
 
@@ -82,40 +93,39 @@ struct AnonymousContacts: Sendable {
         if packet.hasPosition { endPacket(&ctx) }
         // BTN_TOUCH released: whatever packets say, nothing touches.
         if hasTouchKey && !ctx.touchKey { contacts.removeAllKeepingBuffer() }
-        match()
-        // Unmatched tracks lifted; the matched ones close up in their order.
-        var kept = 0
-        for ti in tracks.indices {
-            let t = tracks[ti]
-            if t.matchedContact < 0 {
-                if !t.suppressed { touches.append(touch(t, phase: .ended)) }
-                continue
+        // When every track continues (a frame like the one before) the closing up below would
+        // leave everything where it is: skipped.
+        if !match() {
+            // Unmatched tracks lifted; the matched ones close up in their order.
+            var kept = 0
+            for ti in tracks.indices {
+                let t = tracks[ti]
+                if t.matchedContact < 0 {
+                    if !t.suppressed { touches.append(touch(t, phase: .ended)) }
+                    continue
+                }
+                contacts[t.matchedContact].track = kept
+                if kept != ti { tracks[kept] = t }
+                kept += 1
             }
-            contacts[t.matchedContact].track = kept
-            if kept != ti { tracks[kept] = t }
-            kept += 1
+            while tracks.count > kept { tracks.removeLast() }
         }
-        while tracks.count > kept { tracks.removeLast() }
         if contacts.isEmpty { ignoreUntilLift = false }
         var active = 0, hidden = 0
         for ci in contacts.indices {
             let c = contacts[ci]
             if c.track >= 0 {
-                var t = tracks[c.track]
-                let moved = t.contact.x != c.x || t.contact.y != c.y
-                t.contact = c
-                if t.suppressed {
+                switch tracks[c.track].continued(by: c) {
+                case nil:
                     hidden += 1
-                } else if c.tool == MTToolType.palm {
-                    var out = touch(t, phase: .cancelled); out.tool = .palm
+                case .cancelled?:
+                    var out = touch(tracks[c.track], phase: .cancelled); out.tool = .palm
                     touches.append(out)
-                    t.suppressed = true
                     hidden += 1
-                } else {
-                    touches.append(touch(t, phase: moved ? .moved : .stationary))
+                case let phase?:
+                    touches.append(touch(tracks[c.track], phase: phase))
                     active += 1
                 }
-                tracks[c.track] = t
             } else {
                 var used: UInt64 = 0
                 for r in tracks where r.slot < 64 { used |= 1 << UInt64(r.slot) }
@@ -138,18 +148,30 @@ struct AnonymousContacts: Sendable {
 
     /// Pairs this frame's `contacts` with the previous frame's `tracks`: each contact's `track`
     /// is the track it continues (−1: a new contact), each track's `matchedContact` the contact
-    /// continuing it (−1: lifted).
-    private mutating func match() {
-        for i in tracks.indices { tracks[i].matchedContact = -1 }
+    /// continuing it (−1: lifted). True when every track is continued.
+    private mutating func match() -> Bool {
+        var paired = 0
+        // Contacts and tracks without a tracking id: step 2 pairs one of each a round until one
+        // side runs out, so it runs exactly min(of the two) rounds (the last, empty round of
+        // "until none is found" rescanned every contact, callgrind).
+        var idlessTracks = 0, idlessContacts = 0
+        for i in tracks.indices {
+            tracks[i].matchedContact = -1
+            if tracks[i].contact.trackingId < 0 { idlessTracks += 1 }
+        }
         // 1. By tracking id where the device sends one.
-        for ci in contacts.indices where contacts[ci].trackingId >= 0 {
+        for ci in contacts.indices {
             let id = contacts[ci].trackingId
+            if id < 0 { idlessContacts += 1; continue }
             if let ti = tracks.firstIndex(where: { $0.matchedContact < 0 && $0.contact.trackingId == id }) {
                 tracks[ti].matchedContact = ci; contacts[ci].track = ti
+                paired += 1
             }
         }
         // 2. The rest (no id) by nearest position, greedily, closest pair first.
-        while true {
+        var rounds = Swift.min(idlessTracks, idlessContacts)
+        while rounds > 0 {
+            rounds -= 1
             var best = Int64.max, bc = -1, bt = -1
             for ci in contacts.indices where contacts[ci].track < 0 && contacts[ci].trackingId < 0 {
                 let c = contacts[ci]
@@ -162,7 +184,9 @@ struct AnonymousContacts: Sendable {
             }
             if bc < 0 { break }
             tracks[bt].matchedContact = bc; contacts[bc].track = bt
+            paired += 1
         }
+        return paired == tracks.count
     }
 
     /// The device went away: every reported touch is cancelled.

@@ -22,6 +22,11 @@ struct SlotContacts: Sendable {
     private var slots: [Slot]
     private var currentSlot: Int
     private var currentSlotValid = true
+    /// No slot at or above it holds a tracking id: a frame looks at the slots below it only. A
+    /// touchscreen has many slots (the 3M 60) and few fingers in the lowest of them; scanning
+    /// every slot was most of its frames' decoding (callgrind). Raised when a slot takes a
+    /// tracking id, lowered to just past the last one held as each frame is assembled.
+    private var occupiedBound = 0
 
     init(device: DeviceDescription, scale: AxisScale, initialState: SlotDecoder.InitialState) {
         self.scale = scale
@@ -37,6 +42,7 @@ struct SlotContacts: Sendable {
             slots[i].x = scale.clampX(v.x); slots[i].y = scale.clampY(v.y); slots[i].pressure = v.pressure
             slots[i].major = v.touchMajor; slots[i].tool = v.toolType
             slots[i].suppressed = v.trackingId >= 0
+            if v.trackingId >= 0 { occupiedBound = i + 1 }
         }
     }
 
@@ -63,6 +69,7 @@ struct SlotContacts: Sendable {
                 slots[s].trackingId = value
                 slots[s].touchId = 0
                 slots[s].suppressed = false
+                if s >= occupiedBound { occupiedBound = s + 1 }
             }
         case AbsCode.mtPositionX:
             if slots[s].x != value { slots[s].x = value; slots[s].moved = true }
@@ -90,6 +97,9 @@ struct SlotContacts: Sendable {
         slots[s].suppressed = false
     }
 
+    /// Inlined: called, it was handed a copy of the whole `AxisScale` for every touch of every
+    /// frame (callgrind).
+    @inline(__always)
     private func touch(slot s: Int, phase: TouchPhase) -> Touch {
         let sl = slots[s]
         return scale.touch(id: sl.touchId, slot: s, phase: phase, x: sl.x, y: sl.y,
@@ -99,7 +109,10 @@ struct SlotContacts: Sendable {
     /// The frame's touches; counts of positioned touches on the surface and of hidden ones.
     mutating func frame(into touches: inout [Touch], _ ctx: inout DecoderContext) -> (active: Int, hidden: Int) {
         var active = 0, hidden = 0
-        for s in slots.indices where slots[s].trackingId >= 0 {
+        var lastHeld = -1
+        defer { occupiedBound = lastHeld + 1 }
+        for s in 0..<occupiedBound where slots[s].trackingId >= 0 {
+            lastHeld = s
             if slots[s].suppressed { hidden += 1; slots[s].moved = false; continue }
             if slots[s].tool == MTToolType.palm {
                 if slots[s].touchId != 0 {

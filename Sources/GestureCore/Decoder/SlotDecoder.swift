@@ -66,9 +66,10 @@ public struct SlotDecoder: Sendable {
     public let isSemiMT: Bool
 
     private let scale: AxisScale
-    /// Clamp ranges for ABS codes 0…0x3f (min > max = no absinfo, not clamped).
-    private var absMin: [Int32]
-    private var absMax: [Int32]
+    /// Clamp ranges for ABS codes 0…0x3f; a code without absinfo has the whole Int32 range, so
+    /// nothing is out of it. One array of pairs, not one of minima and one of maxima: one bounds
+    /// check and one load an event instead of two of each (callgrind).
+    private var absRange: [ClosedRange<Int32>]
     private let hasTouchKey: Bool
     /// BTN_TOOL_* counts are touchpad semantics; touchscreens (N-Trig sends BTN_TOOL_DOUBLETAP for a
     /// single finger) count positioned touches only.
@@ -106,12 +107,10 @@ public struct SlotDecoder: Sendable {
         contactProtocol = device.contactProtocol
         isSemiMT = device.isSemiMT
         scale = AxisScale(device)
-        absMin = Array(repeating: 1, count: 64)
-        absMax = Array(repeating: 0, count: 64)
+        absRange = Array(repeating: Int32.min...Int32.max, count: 64)
         var inverted: [String] = []
         for (code, info) in device.absInfo where code < 64 && code != AbsCode.mtSlot && code != AbsCode.mtTrackingId {
-            absMin[Int(code)] = Swift.min(info.minimum, info.maximum)
-            absMax[Int(code)] = Swift.max(info.minimum, info.maximum)
+            absRange[Int(code)] = Swift.min(info.minimum, info.maximum)...Swift.max(info.minimum, info.maximum)
             if info.minimum > info.maximum {
                 inverted.append("kernel bug: \(TextEscaping.escaped(device.name)): \(EventCodes.name(type: EventType.abs, code: code)) minimum \(info.minimum) above maximum \(info.maximum), treated as \(info.maximum)…\(info.minimum)")
             }
@@ -138,10 +137,12 @@ public struct SlotDecoder: Sendable {
 
     /// Feeds one event; returns the frame it completes (at SYN_REPORT), nil otherwise.
     public mutating func decode(_ event: InputEvent) -> TouchFrame? {
-        switch event.type {
-        case EventType.abs:
+        // ABS first: most events of a frame are axis values (a switch tested SYN and KEY first).
+        if event.type == EventType.abs {
             absEvent(event)
             return nil
+        }
+        switch event.type {
         case EventType.key:
             keyEvent(code: event.code, down: event.value != 0)
             return nil
@@ -219,6 +220,9 @@ public struct SlotDecoder: Sendable {
         return TouchFrame(time: now, touches: touches, fingerCount: 0, flags: flags)
     }
 
+    /// There are "kernel bug:" lines to drain.
+    public var hasDiagnostics: Bool { @inline(__always) get { !ctx.diagnostics.isEmpty } }
+
     /// "kernel bug:" lines collected since the last call.
     public mutating func drainDiagnostics() -> [String] {
         defer { ctx.diagnostics.removeAll() }
@@ -232,19 +236,26 @@ public struct SlotDecoder: Sendable {
         var value = event.value
         ctx.eventTime = event.time
         if code < 64 {
-            let c = Int(code)
-            let lo = absMin[c], hi = absMax[c]
-            if lo <= hi && (value < lo || value > hi) {
-                ctx.diagnoseLimited(code: code, "kernel bug: \(TextEscaping.escaped(device.name)): \(EventCodes.name(type: EventType.abs, code: code)) \(value) outside \(lo)…\(hi), clamped")
-                value = value < lo ? lo : hi
-            }
+            let range = absRange[Int(code)]
+            if value < range.lowerBound || value > range.upperBound { value = outOfRange(code, value, range) }
         }
         switch contactProtocol {
-        case .slots: slotContacts.abs(code: code, value: value, &ctx)
+        // Codes below ABS_MT_SLOT (ABS_X, ABS_PRESSURE… the single-touch emulation most MT
+        // devices also send) mean nothing to protocol B: not even a call.
+        case .slots: if code >= AbsCode.mtSlot { slotContacts.abs(code: code, value: value, &ctx) }
         case .anonymous: anonymousContacts.abs(code: code, value: value)
         case .singleTouch: singleContact.abs(code: code, value: value)
         case .none: break
         }
+    }
+
+    /// A value outside its axis range: reported (rate-limited) and clamped. Kept out of line: the
+    /// message made `absEvent` save six registers and set up a frame for every event.
+    @inline(never)
+    private mutating func outOfRange(_ code: UInt16, _ value: Int32, _ range: ClosedRange<Int32>) -> Int32 {
+        let lo = range.lowerBound, hi = range.upperBound
+        ctx.diagnoseLimited(code: code, "kernel bug: \(TextEscaping.escaped(device.name)): \(EventCodes.name(type: EventType.abs, code: code)) \(value) outside \(lo)…\(hi), clamped")
+        return value < lo ? lo : hi
     }
 
     private mutating func keyEvent(code: UInt16, down: Bool) {

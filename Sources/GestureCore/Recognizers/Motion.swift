@@ -102,6 +102,15 @@ struct TrackedTouch {
         restX = t.x; restY = t.y; armX = t.x; armY = t.y
     }
 
+    /// Moves to this frame's position (and starts there when `rebase`); the square of the
+    /// distance from the start.
+    mutating func follow(x: Double, y: Double, rebase: Bool) -> Double {
+        prevX = x; prevY = y
+        if rebase { startX = x; startY = y }
+        let dx = x - startX, dy = y - startY
+        return dx * dx + dy * dy
+    }
+
     /// How far it is from where it was when the latest contact landed.
     var armTravel: Millimeters { Self.distance(prevX - armX, prevY - armY) }
     /// How far it is from where it was when the others started to move (its rest position).
@@ -163,7 +172,8 @@ struct MotionTracker {
     /// `trustToolCount`: BTN_TOOL_* counts may exceed the positioned touches (semi-MT, more
     /// fingers than slots, single-touch); elsewhere a higher count is the device's quirk (N-Trig
     /// reports BTN_TOOL_DOUBLETAP for one finger) and the positioned touches are the truth.
-    mutating func update(_ frame: TouchFrame, semiMT: Bool, trustToolCount: Bool = true) -> MotionSample {
+    /// The result is `sample` (returned, it was one more copy of it a frame).
+    mutating func update(_ frame: TouchFrame, semiMT: Bool, trustToolCount: Bool = true) {
         sample.time = frame.time
         sample.semiMT = semiMT
         sample.stepX = 0; sample.stepY = 0
@@ -198,13 +208,15 @@ struct MotionTracker {
         for t in frame.touches where t.tool == .finger {
             guard let i = index(of: t.id) else { continue }
             if !t.phase.isActive { touches.remove(at: i); continue }
-            var r = touches[i]
-            defer { touches[i] = r }
-            if r.excluded { r.prevX = t.x; r.prevY = t.y; continue }
-            noteStep(i, dx: t.x - r.prevX, dy: t.y - r.prevY)
+            // The record is read field by field and moved in one in-place access (`follow`):
+            // copied out and stored back whole, it cost two copies of its hundred bytes and a
+            // uniqueness check a touch (callgrind).
+            if touches[i].excluded { touches[i].prevX = t.x; touches[i].prevY = t.y; continue }
+            let prevX = touches[i].prevX, prevY = touches[i].prevY
+            noteStep(i, dx: t.x - prevX, dy: t.y - prevY)
             cx += t.x; cy += t.y
             if t.phase != .began && n >= 2 && !skipStep {
-                let ax = r.prevX - px, ay = r.prevY - py
+                let ax = prevX - px, ay = prevY - py
                 let bx = t.x - nx, by = t.y - ny
                 let ra = (ax * ax + ay * ay).squareRoot(), rb = (bx * bx + by * by).squareRoot()
                 radiusBefore += ra; radiusAfter += rb
@@ -214,10 +226,7 @@ struct MotionTracker {
                     weight += w
                 }
             }
-            r.prevX = t.x; r.prevY = t.y
-            if skipStep { r.startX = t.x; r.startY = t.y }
-            let dx = t.x - r.startX, dy = t.y - r.startY
-            travel2 = Swift.max(travel2, dx * dx + dy * dy)
+            travel2 = Swift.max(travel2, touches[i].follow(x: t.x, y: t.y, rebase: skipStep))
         }
         if n > 0 && !skipStep {
             sample.stepX = nx - px; sample.stepY = ny - py
@@ -243,7 +252,9 @@ struct MotionTracker {
         sample.maxTouchTravel = Swift.max(sample.maxTouchTravel, sample.touchTravel)
         // Velocity: exponential smoothing of the instantaneous centroid velocity.
         if let last = lastTime, frame.time > last {
-            let dt = (frame.time - last).doubleSeconds
+            // The same value as `(frame.time - last).doubleSeconds` without the Duration round
+            // trip (a 128-bit multiply and an outlined conversion a frame, callgrind).
+            let dt = Double(frame.time.microseconds - last.microseconds) / 1_000_000
             if dt < 0.2 {
                 let a = dt / (dt + velocityTau)
                 sample.velocityX += a * (sample.stepX / dt - sample.velocityX)
@@ -258,7 +269,6 @@ struct MotionTracker {
         sample.releasedFromEdgeAt = nil
         if rules.enabled && !semiMT { applyContactRules(frame, trustToolCount: trustToolCount) }
         lastFingers = sample.fingers
-        return sample
     }
 }
 
