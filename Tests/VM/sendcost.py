@@ -4,7 +4,7 @@
 A process sends a 350-byte JSON line over a Unix socket every 5 ms, 3 000 times, to a child that
 either waits in recv() (each send wakes it: how gestured's socket client reads), or sleeps and
 reads whatever piled up every 200 ms (no send wakes it), or receives nothing (the sender only
-sleeps). Prints the sender's utime + stime per send. Under QEMU TCG the wake-up dominates: that
+sleeps); and, for comparison, the line written into a pipe whose reader waits in read(). Prints the sender's utime + stime per send. Under QEMU TCG the wake-up dominates: that
 is the cost a socket client adds to the daemon's figure in Tests/VM/sidebyside.sh.
 
 usage (host): sh Tests/VM/vm-run.sh /var/tmp/gestured-vm "python3 -u $PWD/Tests/VM/sendcost.py"
@@ -17,6 +17,7 @@ N = 3000
 def ticks():
     f = open("/proc/self/stat").read().rsplit(")", 1)[1].split(); return int(f[11]) + int(f[12])
 def run(mode):
+    if mode == "pipe-blocked": return run_pipe()
     a, b = socket.socketpair()
     pid = os.fork()
     if pid == 0:
@@ -42,4 +43,23 @@ def run(mode):
     dt = ticks() - t0
     a.close(); os.waitpid(pid, 0)
     print(f"{mode}: sender cpu {dt*10} ms for {N} sends -> {dt*10/N*1000:.0f} us/send", flush=True)
-for m in ("none", "polled", "blocked", "none", "polled", "blocked"): run(m)
+def run_pipe():
+    """The same line written into a pipe whose reader waits in read(): what a consumer that
+    prints to a pipe (libinput debug-events under stdbuf -oL) pays for each woken reader."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(w)
+        while True:
+            x = os.read(r, 65536)
+            if not x: os._exit(0)
+            json.loads(x.split(b"\n")[0])
+    os.close(r)
+    t0 = ticks()
+    for i in range(N):
+        os.write(w, LINE)
+        time.sleep(0.005)
+    dt = ticks() - t0
+    os.close(w); os.waitpid(pid, 0)
+    print(f"pipe-blocked: sender cpu {dt*10} ms for {N} writes -> {dt*10/N*1000:.0f} us/write", flush=True)
+for m in ("none", "polled", "blocked", "pipe-blocked", "none", "polled", "blocked", "pipe-blocked"): run(m)
