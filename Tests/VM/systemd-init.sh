@@ -9,7 +9,23 @@ O=/mnt/vmout; . $O/env
 mount -t proc proc /proc
 KV=$(uname -r); mkdir -p /lib/modules; ln -sfn $VM_STATE/kernel/lib/modules/$KV /lib/modules/$KV
 umount /proc
+# A fresh /tmp for the VM. A checkout, a state directory or a .deb that lives under the host's
+# /tmp (a CI clone in /tmp/…) stays visible: its top directory is bound back from the host's
+# /tmp, which would otherwise be hidden and leave the test unit without its working directory.
+mkdir -p /mnt/hosttmp; mount --bind /tmp /mnt/hosttmp
 mount -t tmpfs tmpfs /tmp
+for p in "$VM_CWD" "$VM_STATE" "${VM_EXTRA_PATHS:-}"; do
+  case "$p" in /tmp/?*) ;; *) continue ;; esac
+  top=${p#/tmp/}; top=${top%%/*}
+  [ -e /tmp/$top ] || [ ! -d /mnt/hosttmp/$top ] && continue
+  mkdir -p /tmp/$top && mount --bind /mnt/hosttmp/$top /tmp/$top
+done
+# Without its working directory the test unit cannot start, nor can its ExecStopPost power the VM
+# off: say so and stop now rather than wait for the host's timeout.
+if [ ! -d "$VM_CWD" ]; then
+  echo "vm: the working directory $VM_CWD is not visible in the VM"; echo 1 > $O/rc; sync
+  mount -t proc proc /proc; echo o > /proc/sysrq-trigger; sleep 10
+fi
 # The host's fstab, container marker and machine state do not describe this VM.
 printf '# gestured VM: root is an overlay set up by the initramfs\n' > /etc/fstab
 # No generators: nothing here needs them (no fstab, gettys, crypt or SysV scripts), and each one
