@@ -23,10 +23,11 @@ swift build --product gestured >/dev/null 2>build.err.$$ && swift build --produc
   cat build.err.$$; rm -f build.err.$$; echo "systemd-vm: build failed"; exit 1; }
 rm -f build.err.$$
 BIN=$(swift build --show-bin-path)
-DEB=""; [ -n "${GESTURED_DEB:-}" ] && DEB="--deb $(cd "$(dirname "$GESTURED_DEB")" && pwd)/$(basename "$GESTURED_DEB")"
+DEB="" DEB_DIR=""
+[ -n "${GESTURED_DEB:-}" ] && DEB_DIR=$(cd "$(dirname "$GESTURED_DEB")" && pwd) && DEB="--deb $DEB_DIR/$(basename "$GESTURED_DEB")"
 t1=$(date +%s)
 echo "systemd-vm: booting systemd in the VM (setup+build $((t1 - t0)) s)"
-VM_EXTRA_PATHS=${GESTURED_DEB:+$(cd "$(dirname "$GESTURED_DEB")" && pwd)} VM_APPEND="${VM_APPEND:-} no_timer_check" VM_TIMEOUT=${VM_TIMEOUT:-900} VM_INIT=$ROOT/Tests/VM/systemd-init.sh sh Tests/VM/vm-run.sh "$STATE" \
+VM_EXTRA_PATHS=$DEB_DIR VM_APPEND="${VM_APPEND:-} no_timer_check" VM_TIMEOUT=${VM_TIMEOUT:-900} VM_INIT=$ROOT/Tests/VM/systemd-init.sh sh Tests/VM/vm-run.sh "$STATE" \
   "python3 -u $ROOT/Tests/VM/systemd_suite.py --bin $BIN --root $ROOT $DEB $*"
 rc=$?
 t2=$(date +%s)
