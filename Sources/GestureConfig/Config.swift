@@ -229,6 +229,13 @@ public struct SocketConfig: Hashable, Sendable {
     public var allowedGIDs: [UInt32] = []
     /// Events queued per client before the oldest are dropped.
     public var queueLimit = 256
+    /// Bytes of lines queued per client before the oldest are dropped (with `queueLimit`, the
+    /// first reached wins): what a client that stops reading can make the daemon hold.
+    public var queueBytes = 64 * 1024
+    /// Clients connected at once, all users together; more are refused with an error line.
+    public var maxClients = 64
+    /// Clients connected at once with one uid (root and the daemon's own user included).
+    public var maxClientsPerUID = 16
     /// Send raw touch frames to clients that ask (they can reveal on-screen typing).
     public var rawFrames = false
     public init() {}

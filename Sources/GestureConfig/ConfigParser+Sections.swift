@@ -5,7 +5,8 @@ import YAML
 extension Reader {
     mutating func readSocket(_ node: Node, into s: inout SocketConfig) {
         guard let pairs = mapping(node, "socket", keys: ["path", "mode", "group", "allowed_uids", "allowed_gids",
-                                                        "queue_limit", "raw_frames"]) else { return }
+                                                        "queue_limit", "queue_bytes", "max_clients",
+                                                        "max_clients_per_uid", "raw_frames"]) else { return }
         for (key, _, value) in pairs {
             switch key {
             case "path":
@@ -27,6 +28,9 @@ extension Reader {
                     if key == "allowed_uids" { s.allowedUIDs = list } else { s.allowedGIDs = list }
                 }
             case "queue_limit": if let v = integer(value, "socket.queue_limit", in: 1...1_000_000) { s.queueLimit = v }
+            case "queue_bytes": if let v = integer(value, "socket.queue_bytes", in: 4096...16 << 20) { s.queueBytes = v }
+            case "max_clients": if let v = integer(value, "socket.max_clients", in: 1...65536) { s.maxClients = v }
+            case "max_clients_per_uid": if let v = integer(value, "socket.max_clients_per_uid", in: 1...65536) { s.maxClientsPerUID = v }
             case "raw_frames": if let v = bool(value, "socket.raw_frames") { s.rawFrames = v }
             default: break
             }

@@ -3,8 +3,16 @@ import LinuxSystem
 
 /// One epoll instance on one thread. Idle means blocked in `epoll_wait` with no timeout: every
 /// wakeup is an fd (device, udev/inotify, socket, client, timerfd, signalfd) becoming ready.
+///
+/// Fairness: every handler does a bounded amount of work per call (a device reads at most
+/// `maximumEvents`, a client one receive, the listener a few accepts), and within one wakeup the
+/// `.first` handlers (devices, timers, signals, discovery) run before the `.normal` ones (the
+/// socket and its clients). A client that writes without pause is served once per wakeup, after
+/// the devices, so it slows only itself.
 public final class EventLoop {
     public typealias Handler = (_ events: UInt32) -> Void
+
+    public enum Priority: Sendable { case first, normal }
 
     public static let readable = Epoll.readable
     public static let writable = Epoll.writable
@@ -14,6 +22,8 @@ public final class EventLoop {
     /// Handlers by fd number (fds are small and reused by the kernel): a wakeup finds its handler
     /// by index instead of hashing the fd into a dictionary.
     private var handlers: [Handler?] = []
+    /// Whether the handler at the same index runs in the wakeup's first pass.
+    private var runsFirst: [Bool] = []
     public private(set) var watchedCount = 0
     private var running = false
     /// Wakeups handled so far (tests and the idle benchmark read it).
@@ -31,12 +41,17 @@ public final class EventLoop {
 
     /// Watches `fd` (level-triggered). Returns false when epoll refuses it.
     @discardableResult
-    public func add(_ fd: FileDescriptor, events: UInt32 = EventLoop.readable, _ handler: @escaping Handler) -> Bool {
+    public func add(_ fd: FileDescriptor, events: UInt32 = EventLoop.readable, priority: Priority = .normal,
+                    _ handler: @escaping Handler) -> Bool {
         guard (try? epoll.add(fd, events: events)) != nil else { return false }
         let i = Int(fd.rawValue)
-        if i >= handlers.count { handlers.append(contentsOf: repeatElement(nil, count: i + 1 - handlers.count)) }
+        if i >= handlers.count {
+            handlers.append(contentsOf: repeatElement(nil, count: i + 1 - handlers.count))
+            runsFirst.append(contentsOf: repeatElement(false, count: i + 1 - runsFirst.count))
+        }
         if handlers[i] == nil { watchedCount += 1 }
         handlers[i] = handler
+        runsFirst[i] = priority == .first
         return true
     }
 
@@ -69,13 +84,16 @@ public final class EventLoop {
             }
             wakeups += 1
             dispatching = true
-            for i in 0..<n {
-                let (fd, ready) = events[i]
-                // A handler earlier in this batch may have removed it.
-                let i = Int(fd.rawValue)
-                guard i >= 0, i < handlers.count, let h = handlers[i] else { continue }
-                h(ready)
-                if !running { break }
+            for pass in 0..<2 where running {
+                let first = pass == 0
+                for k in 0..<n {
+                    let (fd, ready) = events[k]
+                    // A handler earlier in this batch may have removed it (or its fd was reused).
+                    let i = Int(fd.rawValue)
+                    guard i >= 0, i < handlers.count, runsFirst[i] == first, let h = handlers[i] else { continue }
+                    h(ready)
+                    if !running { break }
+                }
             }
             dispatching = false
             for action in afterWakeup { action() }

@@ -9,6 +9,9 @@ struct SendBuffer {
     /// Start of the bytes not yet sent.
     private(set) var offset = 0
 
+    /// Bytes of storage held.
+    var capacity: Int { storage.count }
+
     /// Bytes waiting.
     var pending: Int { count - offset }
     var isEmpty: Bool { offset >= count }

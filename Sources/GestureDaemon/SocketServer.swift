@@ -1,3 +1,4 @@
+import GestureConfig
 import GestureCore
 import GestureWire
 import LinuxSystem
@@ -8,10 +9,23 @@ public struct SocketPolicy: Sendable {
     public var allowedUIDs: [UInt32] = []
     public var allowedGIDs: [UInt32] = []
     public var queueLimit = 256
+    /// Bytes of lines queued per client (BoundedLineQueue).
+    public var queueBytes = 64 * 1024
+    /// Clients at once, in all and per uid; more are refused with an error line.
+    public var maxClients = 64
+    public var maxClientsPerUID = 16
     public var rawFrames = false
-    public init(allowedUIDs: [UInt32] = [], allowedGIDs: [UInt32] = [], queueLimit: Int = 256, rawFrames: Bool = false) {
+    public init(allowedUIDs: [UInt32] = [], allowedGIDs: [UInt32] = [], queueLimit: Int = 256, queueBytes: Int = 64 * 1024,
+                maxClients: Int = 64, maxClientsPerUID: Int = 16, rawFrames: Bool = false) {
         self.allowedUIDs = allowedUIDs; self.allowedGIDs = allowedGIDs
-        self.queueLimit = queueLimit; self.rawFrames = rawFrames
+        self.queueLimit = queueLimit; self.queueBytes = queueBytes
+        self.maxClients = maxClients; self.maxClientsPerUID = maxClientsPerUID; self.rawFrames = rawFrames
+    }
+
+    /// The config's `socket:` section.
+    public init(_ c: SocketConfig) {
+        self.init(allowedUIDs: c.allowedUIDs, allowedGIDs: c.allowedGIDs, queueLimit: c.queueLimit, queueBytes: c.queueBytes,
+                  maxClients: c.maxClients, maxClientsPerUID: c.maxClientsPerUID, rawFrames: c.rawFrames)
     }
 
     /// Root and the daemon's own user are always allowed; otherwise the uid, the primary gid or
@@ -25,31 +39,19 @@ public struct SocketPolicy: Sendable {
 }
 
 /// The Unix stream socket: hello on connect, JSON lines out through a bounded queue per client,
-/// `subscribe` lines in. Non-blocking everywhere; EPOLLOUT only while a client has output waiting.
+/// `subscribe` and `emit` lines in. Non-blocking everywhere; EPOLLOUT only while a client has
+/// output waiting. Each client is served a bounded slice per wakeup (one receive), clients are
+/// capped in number and in bytes, and running out of descriptors pauses nothing but accepting
+/// (docs/CONFIG.md, "socket").
 public final class SocketServer: GestureSubscriber {
-    public final class Client {
-        public let fd: FileDescriptor
-        public let uid: UInt32, gid: UInt32, pid: Int32
-        var queue: BoundedLineQueue
-        var writing = SendBuffer()
-        var input: [UInt8] = []
-        var subscription = Subscription.everything
-        var wantsOut = false
-        /// Lines were queued during this wakeup; `flushPending` writes them in one send.
-        var flushDue = false
-        var closeWhenFlushed = false
-        /// `drop` closed it (the fd number may already belong to another client).
-        var dropped = false
-        init(fd: FileDescriptor, uid: UInt32, gid: UInt32, pid: Int32, limit: Int) {
-            self.fd = fd; self.uid = uid; self.gid = gid; self.pid = pid
-            queue = BoundedLineQueue(limit: limit)
-        }
-    }
+    typealias Client = SocketClient
 
     public let listenFD: FileDescriptor
     /// The path we created (and remove at shutdown); nil for an inherited (socket-activated) fd.
     public let ownedPath: String?
-    public var policy: SocketPolicy
+    public var policy: SocketPolicy {
+        didSet { closeClientsNoLongerAllowed() }
+    }
     private let loop: EventLoop
     private let log: Logger
     private var clients: [FileDescriptor: Client] = [:] {
@@ -58,6 +60,22 @@ public final class SocketServer: GestureSubscriber {
     /// `clients.values` for the per-gesture fan-out: iterating the dictionary (twice a gesture)
     /// retained its storage and every client (callgrind, issue 13).
     private var clientList: [Client] = []
+    /// Connected clients per uid, for `maxClientsPerUID`.
+    private var clientsPerUID: [UInt32: Int] = [:]
+    /// One receive's bytes, shared by every client (only complete lines are kept per client).
+    private var receiveBuffer = [UInt8](repeating: 0, count: SocketServer.receiveBytes)
+    /// Refusals and bad requests are logged at most this often (a client can send thousands).
+    private var refusalLog = RateLimiter(burst: 5, interval: .seconds(60))
+    private var badLineLog = RateLimiter(burst: 5, interval: .seconds(60))
+    /// A descriptor held in reserve: out of descriptors, it is closed to accept and refuse one
+    /// waiting client at a time (with an error line) instead of leaving the backlog to spin.
+    private var reserveFD: FileDescriptor?
+    /// Out of descriptors since this accept: logged once per episode.
+    private var outOfDescriptors = false
+    /// Accepting is paused (EPOLLIN off on the listener) until a client leaves or this instant.
+    private var acceptPausedUntil: Instant?
+    /// Bytes of buffers clients released since memory was last handed back to the system.
+    private var releasedBytes = 0
     /// Clients with lines queued by `receive` during the current wakeup.
     private var pendingFlush: [Client] = []
     /// `pendingFlush` of the wakeup being flushed: the two swap, so neither is reallocated.
@@ -77,9 +95,17 @@ public final class SocketServer: GestureSubscriber {
         self.listenFD = listenFD; self.ownedPath = ownedPath; self.policy = policy
         self.loop = loop; self.log = log; self.origin = origin
         listenFD.setNonBlocking()
-        loop.add(listenFD) { [unowned self] _ in self.acceptAll() }
-        loop.afterEachWakeup { [weak self] in self?.flushPending() }
+        reserveFD = try? FileDescriptor.open("/dev/null", .readOnly)
+        loop.add(listenFD) { [unowned self] _ in self.acceptSome() }
+        loop.afterEachWakeup { [weak self] in self?.afterWakeup() }
     }
+
+    /// A receive reads at most this much of one client per wakeup.
+    static let receiveBytes = 16 * 1024
+    /// Connections accepted per wakeup.
+    static let acceptsPerWakeup = 16
+    /// Out of descriptors with no reserve to refuse through: accepting waits this long at most.
+    static let acceptPause: Duration = .seconds(1)
 
     /// The fd systemd passed (LISTEN_PID = us, LISTEN_FDS ≥ 1 → fd 3), if any.
     public static func activatedFD(environment: [String: String]) -> FileDescriptor? {
@@ -142,106 +168,184 @@ public final class SocketServer: GestureSubscriber {
 
     // MARK: - Accept
 
-    private func acceptAll() {
-        while true {
+    private func acceptSome() {
+        for _ in 0..<Self.acceptsPerWakeup {
             let socket: FileDescriptor
             do { socket = try listenFD.acceptNonBlocking() } catch {
-                if error != .wouldBlock { log.warning("accept: \(error)") }
+                if error == .wouldBlock { return }
+                if error == .tooManyOpenFiles || error == .systemFileTableFull {
+                    if !outOfDescriptors {
+                        outOfDescriptors = true
+                        log.warning("socket: out of file descriptors (\(error)); refusing new clients until one is free")
+                    }
+                    if !refuseThroughReserve() { pauseAccepting(); return }
+                    continue
+                }
+                log.warning("socket: accept: \(error)")
                 return
             }
-            let cred = socket.peer()
-            let groups = Self.supplementaryGroups(socket, pid: cred.pid)
-            guard policy.allows(uid: cred.uid, gid: cred.gid, groups: groups) else {
-                log.notice("socket: refused client pid \(cred.pid) uid \(cred.uid) gid \(cred.gid): not in socket.allowed_uids/allowed_gids")
-                let line = Array((WireEncoder.error("not allowed: uid \(cred.uid) is not in the daemon's allowed uids/gids") + "\n").utf8)
-                _ = line.withUnsafeBytes { try? socket.send($0, dontWait: true) }
-                socket.close()
-                continue
+            if outOfDescriptors {
+                outOfDescriptors = false
+                log.info("socket: descriptors available again; accepting clients")
             }
-            // A small kernel buffer keeps what a slow client can lag behind bounded by the queue
-            // limit (in lines), not by the kernel's default of ~200 KB.
-            socket.setSendBufferSize(64 * 1024)
-            let c = Client(fd: socket, uid: cred.uid, gid: cred.gid, pid: cred.pid, limit: policy.queueLimit)
-            clients[socket] = c
-            log.info("socket: client connected: pid \(cred.pid) uid \(cred.uid) gid \(cred.gid)")
-            loop.add(socket) { [unowned self] ev in self.handle(c, ev) }
-            enqueue(c, helloLine())
-            onConnect?()
+            admit(socket)
         }
     }
 
-    /// The peer's supplementary groups: SO_PEERGROUPS (Linux 4.13+; needs no /proc, so it works
-    /// under the service's ProtectProc=invisible), else the Groups: line of /proc/PID/status.
-    static func supplementaryGroups(_ socket: FileDescriptor, pid: Int32) -> [UInt32] {
-        socket.peerGroups() ?? supplementaryGroups(pid: pid)
+    /// Out of descriptors: frees the reserve to accept one waiting client, tells it why, closes it
+    /// and takes the reserve back. False when that is not possible (accepting then pauses).
+    private func refuseThroughReserve() -> Bool {
+        guard let reserve = reserveFD else { return false }
+        reserve.close()
+        reserveFD = nil
+        if let socket = try? listenFD.acceptNonBlocking() {
+            sendAndClose(socket, WireEncoder.error("the daemon is out of file descriptors; try again later"))
+        }
+        reserveFD = try? FileDescriptor.open("/dev/null", .readOnly)
+        return reserveFD != nil
     }
 
-    static func supplementaryGroups(pid: Int32) -> [UInt32] {
-        guard pid > 0, let status = try? FileContents.bytes(of: "/proc/\(pid)/status", maximumBytes: 1 << 20) else { return [] }
-        for line in String(decoding: status, as: UTF8.self).split(separator: "\n") where line.hasPrefix("Groups:") {
-            return line.dropFirst(7).split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { UInt32($0) }
+    private func pauseAccepting() {
+        guard acceptPausedUntil == nil else { return }
+        acceptPausedUntil = MonotonicClock.now() + Self.acceptPause
+        loop.modify(listenFD, events: 0)
+    }
+
+    private func resumeAccepting() {
+        guard acceptPausedUntil != nil else { return }
+        acceptPausedUntil = nil
+        loop.modify(listenFD, events: EventLoop.readable)
+    }
+
+    /// Checks a new connection against the policy and the caps; a refused one gets an error line.
+    private func admit(_ socket: FileDescriptor) {
+        let cred = socket.peer()
+        // SO_PEERGROUPS (Linux 4.13+) gives the groups as they were at connect, like SO_PEERCRED:
+        // they are never looked up later through a pid that may have been reused.
+        let peer = PeerCredentials(pid: cred.pid, uid: cred.uid, gid: cred.gid, groups: socket.peerGroups() ?? [])
+        guard policy.allows(uid: peer.uid, gid: peer.gid, groups: peer.groups) else {
+            logRefusal("refused client pid \(peer.pid) uid \(peer.uid) gid \(peer.gid): not in socket.allowed_uids/allowed_gids")
+            sendAndClose(socket, WireEncoder.error("not allowed: uid \(peer.uid) is not in the daemon's allowed uids/gids"))
+            return
         }
-        return []
+        if clients.count >= policy.maxClients || clientsPerUID[peer.uid, default: 0] >= policy.maxClientsPerUID {
+            let which = clients.count >= policy.maxClients ? "socket.max_clients \(policy.maxClients)"
+                : "socket.max_clients_per_uid \(policy.maxClientsPerUID) for uid \(peer.uid)"
+            logRefusal("refused client pid \(peer.pid) uid \(peer.uid): \(which) reached")
+            sendAndClose(socket, WireEncoder.error("too many clients: \(which) reached; close another connection first"))
+            return
+        }
+        // A small kernel buffer keeps what a slow client can lag behind bounded by the queue
+        // limit (in lines and bytes), not by the kernel's default of ~200 KB.
+        socket.setSendBufferSize(64 * 1024)
+        let c = Client(fd: socket, peer: peer, limit: policy.queueLimit, byteLimit: policy.queueBytes)
+        clients[socket] = c
+        clientsPerUID[peer.uid, default: 0] += 1
+        log.info("socket: client connected: pid \(peer.pid) uid \(peer.uid) gid \(peer.gid)")
+        loop.add(socket) { [unowned self] ev in self.handle(c, ev) }
+        enqueue(c, helloLine())
+        onConnect?()
+    }
+
+    private func sendAndClose(_ socket: FileDescriptor, _ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { try? socket.send($0, dontWait: true) }
+        socket.close()
+    }
+
+    private func logRefusal(_ message: String) {
+        if let suppressed = refusalLog.allow(now: MonotonicClock.now()) {
+            log.notice("socket: \(message)\(suppressed > 0 ? " (\(suppressed) similar refusals not logged)" : "")")
+        }
+    }
+
+    /// After a reload narrowed `allowed_uids`/`allowed_gids`: clients it no longer allows are
+    /// told and closed (the policy is about who may listen, not only who may connect).
+    private func closeClientsNoLongerAllowed() {
+        for c in clientList where !c.dropped && !policy.allows(uid: c.peer.uid, gid: c.peer.gid, groups: c.peer.groups) {
+            c.queue.push(Array((WireEncoder.error("no longer allowed: the daemon's socket.allowed_uids/allowed_gids changed") + "\n").utf8))
+            c.closeWhenFlushed = true
+            flush(c)
+            if !c.dropped { drop(c, reason: "no longer allowed by socket.allowed_uids/allowed_gids") }
+        }
     }
 
     // MARK: - Client I/O
 
     private func handle(_ c: Client, _ events: UInt32) {
         if events & EventLoop.writable != 0 { flush(c) }
-        guard clients[c.fd] != nil else { return }
-        if events & (EventLoop.readable | EventLoop.hangup) != 0 { readFrom(c) }
+        guard !c.dropped else { return }
+        if c.readClosed {
+            // Nothing more to read; a hangup now means the peer closed its receiving side too.
+            if events & EventLoop.hangup != 0 { drop(c, reason: "closed the connection") }
+            return
+        }
+        if events & (EventLoop.readable | EventLoop.hangup) != 0 { readFrom(c, hangup: events & EventLoop.hangup != 0) }
     }
 
-    private func readFrom(_ c: Client) {
-        var buf = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let received = buf.withUnsafeMutableBytes { raw in
-                Result { () throws(SystemError) in try c.fd.receive(into: raw) }
-            }
-            let n: Int
-            switch received {
-            case .success(0): drop(c, reason: "closed the connection"); return
-            case .success(let count): n = count
-            case .failure(.wouldBlock): return
-            case .failure(let error): drop(c, reason: error.description); return
-            }
-            if c.closeWhenFlushed { continue }   // ignoring what it says after an over-long line
-            c.input.append(contentsOf: buf[0..<n])
-            while let nl = c.input.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = c.input[0..<nl]
-                c.input.removeSubrange(0...nl)
-                if line.count > WireProtocol.maximumClientLineBytes { tooLong(c); return }
-                handleLine(c, String(decoding: line, as: UTF8.self))
-                guard clients[c.fd] != nil else { return }
-            }
-            if c.input.count > WireProtocol.maximumClientLineBytes { tooLong(c); return }
+    /// One receive (at most `receiveBytes`), then every complete line in it: a client's share of
+    /// one wakeup. What is left stays readable, so the next wakeup serves it again.
+    private func readFrom(_ c: Client, hangup: Bool) {
+        let received = receiveBuffer.withUnsafeMutableBytes { raw in
+            Result { () throws(SystemError) in try c.fd.receive(into: raw) }
         }
+        let n: Int
+        switch received {
+        case .success(0):
+            if hangup { drop(c, reason: "closed the connection"); return }
+            // Half-closed: it still gets what it subscribed to.
+            c.readClosed = true
+            c.input.reset()
+            loop.modify(c.fd, events: c.interest)
+            return
+        case .success(let count): n = count
+        case .failure(.wouldBlock): return
+        case .failure(let error): drop(c, reason: error.description); return
+        }
+        if c.closeWhenFlushed { return }   // ignoring what it says after an over-long line
+        receiveBuffer.withUnsafeBytes { c.input.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        while let line = c.input.nextLine() {
+            if line.count > WireProtocol.maximumClientLineBytes { tooLong(c); return }
+            handleLine(c, line)
+            if c.dropped || c.closeWhenFlushed { return }
+        }
+        if c.input.pendingBytes > WireProtocol.maximumClientLineBytes { tooLong(c); return }
     }
 
     private func tooLong(_ c: Client) {
-        log.notice("socket: client pid \(c.pid) sent a line over \(WireProtocol.maximumClientLineBytes) bytes; closing it")
-        c.input.removeAll()
+        log.notice("socket: client pid \(c.peer.pid) sent a line over \(WireProtocol.maximumClientLineBytes) bytes; closing it")
+        c.input.reset()
         enqueue(c, WireEncoder.error("line longer than \(WireProtocol.maximumClientLineBytes) bytes; closing"))
         c.closeWhenFlushed = true
         flush(c)
     }
 
-    private func handleLine(_ c: Client, _ line: String) {
+    private func handleLine(_ c: Client, _ bytes: ArraySlice<UInt8>) {
+        // Blank lines (a keep-alive, or a flood of newlines) cost a scan and nothing else.
+        guard bytes.contains(where: { $0 != 32 && $0 != 9 && $0 != 13 }) else { return }
+        let line = String(decoding: bytes, as: UTF8.self)
         let trimmed = line.trimmingSpaces
-        guard !trimmed.isEmpty else { return }
         do {
             switch try WireDecoder.clientRequest(trimmed) {
             case .subscribe(let sub):
                 c.subscription = sub
-                enqueue(c, WireEncoder.ok("subscribe"))
+                reply(c, WireEncoder.ok("subscribe"))
             case .emit(let request):
-                let peer = PeerCredentials(pid: c.pid, uid: c.uid, gid: c.gid, groups: Self.supplementaryGroups(pid: c.pid))
-                enqueue(c, onEmit?(request, peer) ?? WireEncoder.error("emit: this daemon sends no keys"))
+                reply(c, onEmit?(request, c.peer) ?? WireEncoder.error("emit: this daemon sends no keys"))
             }
         } catch {
-            log.debug("socket: client pid \(c.pid) sent a bad line: \(error.reason)")
-            enqueue(c, WireEncoder.error(error.reason))
+            if let suppressed = badLineLog.allow(now: MonotonicClock.now()) {
+                log.debug("socket: client pid \(c.peer.pid) sent a bad line: \(error.reason)\(suppressed > 0 ? " (\(suppressed) more not logged)" : "")")
+            }
+            reply(c, WireEncoder.error(error.reason))
         }
+    }
+
+    /// A reply to a request, sent with the wakeup's other output (one send, not one per line).
+    private func reply(_ c: Client, _ line: String) {
+        var bytes = Array(line.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.withUnsafeBufferPointer { deliver($0, to: c) }
     }
 
     private func enqueue(_ c: Client, _ line: String) {
@@ -260,6 +364,16 @@ public final class SocketServer: GestureSubscriber {
 
     /// Writes what `receive` queued during this wakeup: one send per client per wakeup instead of
     /// one per line (a pinch or rotate makes a line per frame; each send wakes the reader).
+    private func afterWakeup() {
+        flushPending()
+        if let until = acceptPausedUntil, MonotonicClock.now() >= until { resumeAccepting() }
+        // Buffers of clients that left go back to the system once they add up (or the last left).
+        if releasedBytes >= 1 << 20 || (releasedBytes > 0 && clients.isEmpty) {
+            releasedBytes = 0
+            CurrentProcess.returnFreeMemory()
+        }
+    }
+
     private func flushPending() {
         guard !pendingFlush.isEmpty else { return }
         swap(&flushing, &pendingFlush)
@@ -293,13 +407,13 @@ public final class SocketServer: GestureSubscriber {
             switch sent {
             case .success(let n): c.writing.consumed(n)
             case .failure(.wouldBlock):
-                if !c.wantsOut { c.wantsOut = true; loop.modify(c.fd, events: EventLoop.readable | EventLoop.writable) }
+                if !c.wantsOut { c.wantsOut = true; loop.modify(c.fd, events: c.interest) }
                 return
             case .failure(let error): drop(c, reason: error.description); return
             }
         }
         if c.closeWhenFlushed { drop(c, reason: "closed after an over-long line"); return }
-        if c.wantsOut { c.wantsOut = false; loop.modify(c.fd, events: EventLoop.readable) }
+        if c.wantsOut { c.wantsOut = false; loop.modify(c.fd, events: c.interest) }
     }
 
     private func drop(_ c: Client, reason: String) {
@@ -307,8 +421,15 @@ public final class SocketServer: GestureSubscriber {
         c.dropped = true
         loop.remove(c.fd)
         c.fd.close()
+        if let n = clientsPerUID[c.peer.uid] { clientsPerUID[c.peer.uid] = n > 1 ? n - 1 : nil }
         let missed = c.queue.droppedTotal
-        log.info("socket: client pid \(c.pid) disconnected (\(reason))\(missed > 0 ? "; \(missed) lines were dropped for it" : "")")
+        releasedBytes += c.queue.bytes + c.writing.capacity + c.input.buffer.capacity
+        c.queue = BoundedLineQueue(limit: 1, byteLimit: 1)
+        c.writing = SendBuffer()
+        c.input.reset()
+        // A descriptor is free again.
+        resumeAccepting()
+        log.info("socket: client pid \(c.peer.pid) disconnected (\(reason))\(missed > 0 ? "; \(missed) lines were dropped for it" : "")")
     }
 
     // MARK: - Bus
@@ -324,6 +445,9 @@ public final class SocketServer: GestureSubscriber {
         deviceJSON.append((d.id, bytes))
         return bytes
     }
+
+    /// A device's axes changed (a reload turned it): its object in gesture lines is made anew.
+    public func deviceChanged(id: Int) { deviceJSON.removeAll { $0.id == id } }
 
     public func receive(_ m: BusMessage) {
         switch m {

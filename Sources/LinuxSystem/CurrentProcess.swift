@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinuxSys
 
 /// A signal number with names for the ones the daemon and the commands send, catch or ignore.
 public struct Signal: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
@@ -99,6 +100,25 @@ public enum CurrentProcess {
         execv(path, &argv)
         return .last
     }
+
+    /// Raises the soft RLIMIT_NOFILE to the hard limit (what systemd's docs ask of a daemon that
+    /// holds many descriptors; the hard limit is the real bound). Returns the soft limit before
+    /// and after; throws what setrlimit said (`.notPermitted` under a seccomp filter that denies
+    /// @resources, where the unit's LimitNOFILE= sets both).
+    @discardableResult
+    public static func raiseOpenFileLimit() throws(SystemError) -> (before: UInt64, after: UInt64) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { throw .last }
+        let before = UInt64(limit.rlim_cur)
+        guard limit.rlim_cur < limit.rlim_max else { return (before, before) }
+        limit.rlim_cur = limit.rlim_max
+        guard setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { throw .last }
+        return (before, UInt64(limit.rlim_max))
+    }
+
+    /// malloc_trim(0): hands the allocator's free pages back to the system, so memory a burst
+    /// of clients used stops counting in the RSS once they leave.
+    public static func returnFreeMemory() { _ = malloc_trim(0) }
 
     /// exit(3): flushes C stdio and ends the process with `status`.
     public static func exit(_ status: Int32) -> Never { Glibc.exit(status) }

@@ -32,6 +32,10 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let fileTooLarge = SystemError(code: EFBIG)
     public static let brokenPipe = SystemError(code: EPIPE)
     public static let outOfMemory = SystemError(code: ENOMEM)
+    /// EMFILE: the process has as many descriptors open as RLIMIT_NOFILE allows.
+    public static let tooManyOpenFiles = SystemError(code: EMFILE)
+    /// ENFILE: the system-wide file table is full.
+    public static let systemFileTableFull = SystemError(code: ENFILE)
 
     public var description: String { String(cString: strerror(code)) }
 }

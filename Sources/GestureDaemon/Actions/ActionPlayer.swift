@@ -22,7 +22,7 @@ final class ActionPlayer {
     init(loop: EventLoop, onError: @escaping (InputError) -> Void) {
         self.loop = loop
         self.onError = onError
-        loop.add(timer.fd) { [unowned self] _ in self.timerFired() }
+        loop.add(timer.fd, priority: .first) { [unowned self] _ in self.timerFired() }
     }
 
     func close() {

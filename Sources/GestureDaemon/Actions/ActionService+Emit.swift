@@ -1,6 +1,7 @@
 import GestureConfig
 import GestureCore
 import GestureWire
+import LinuxSystem
 
 extension ActionService {
     /// How long an emit that needed new keys waits after the keyboard is re-made with them: a
@@ -11,7 +12,9 @@ extension ActionService {
     /// kernel's, then the keys and click are played. The reply names what was wrong.
     func emit(_ r: EmitRequest, peer: PeerCredentials, policy: EmitPolicy) -> String {
         if let why = policy.refusal(for: peer) {
-            log.notice("actions: \(why) (pid \(peer.pid))")
+            if let suppressed = refusalLog.allow(now: MonotonicClock.now()) {
+                log.notice("actions: \(why) (pid \(peer.pid))\(suppressed > 0 ? " (\(suppressed) refusals not logged)" : "")")
+            }
             return WireEncoder.error(why)
         }
         // The first allowed request starts following the lock; start() reads LockedHint before

@@ -34,6 +34,8 @@ public final class ActionService: GestureSubscriber {
     var uinputUnavailable: InputError? { uinputProblem }
     /// Buttons asked for by `emit` (the pointer is made for them when no binding needs it).
     private var emittedButtons = false
+    /// Refused `emit` requests are logged at most five times a minute (a client may send thousands).
+    var refusalLog = RateLimiter(burst: 5, interval: .seconds(60))
     /// The seat's session is locked: only `when_locked: true` bindings act.
     public var locked: Bool { lock?.locked ?? false }
     private var lock: SessionLock?
