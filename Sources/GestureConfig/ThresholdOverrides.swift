@@ -98,3 +98,17 @@ public struct ThresholdKey: Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension ThresholdOverrides {
+    /// The keys whose values differ between `old` and `new`, as "key old → new" (for the log).
+    public static func changedKeys(from old: Thresholds, to new: Thresholds) -> [String] {
+        ThresholdKey.all.compactMap { k in
+            let a = k.value(in: old), b = k.value(in: new)
+            return a == b ? nil : "\(k.name) \(Self.format(a)) → \(Self.format(b))"
+        }
+    }
+
+    private static func format(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+    }
+}

@@ -34,6 +34,8 @@ public struct GesturePipeline: Sendable {
     private var lastMicroseconds = Int64.min
     private var fedAny = false
     private var reportedBackwardTime = false
+    /// The last event fed completed a frame (or none was fed): the decoder holds no half frame.
+    private var betweenFrames = true
     /// `nextDeadline`, kept up to date after every change that can move it, so an event before
     /// it costs one comparison instead of asking the decoder and every waiting recognizer.
     private var deadline: Instant? { didSet { dueMicroseconds = deadline?.microseconds ?? Int64.max } }
@@ -106,9 +108,13 @@ public struct GesturePipeline: Sendable {
         if dueMicroseconds <= event.time.microseconds { advance(to: event.time, emit) }
         let e = transformIsIdentity ? event : transform.apply(event, device: original)
         if let frame = decoder.decode(e) {
+            betweenFrames = true
             deliver(frame, emit)
             deadline = earliestDeadline
-        } else if e.type == EventType.key {
+            return
+        }
+        betweenFrames = false
+        if e.type == EventType.key {
             // BTN_TOUCH arms or clears the watchdog. Other events only fill in the frame being
             // assembled: neither the watchdog nor the arena (frames, time) can have moved.
             deadline = earliestDeadline
@@ -123,6 +129,25 @@ public struct GesturePipeline: Sendable {
         if reportedBackwardTime { return }
         reportedBackwardTime = true
         emit(.diagnostic("kernel bug: \(TextEscaping.escaped(original.name)): event time went back \(last.microseconds - time.microseconds) µs; such events are taken at the previous time (said once)"))
+    }
+
+    /// Between frames, nothing on the device and nothing waiting: the moment another pipeline
+    /// (new thresholds, kinds or axes) can take over without changing any gesture in flight.
+    public var isIdle: Bool { betweenFrames && deadline == nil && decoder.isIdle && arena.isIdle }
+
+    /// A pipeline for the same device with other settings that continues from this one: the
+    /// device's current slot, the time of the last event and the gesture numbering carry over.
+    /// Meant for an idle pipeline (`isIdle`), where nothing else is in flight.
+    public func reconfigured(transform: AxisTransform, thresholds: Thresholds?, boundKinds: Set<GestureKind>,
+                             doubleTapFingerCounts: Set<Int>, swipeDirections: Int = 4) -> GesturePipeline {
+        var p = GesturePipeline(device: original, transform: transform, thresholds: thresholds, boundKinds: boundKinds,
+                                doubleTapFingerCounts: doubleTapFingerCounts, swipeDirections: swipeDirections,
+                                initialState: SlotDecoder.InitialState(currentSlot: decoder.currentSlot))
+        p.lastMicroseconds = lastMicroseconds
+        p.fedAny = fedAny
+        p.reportedBackwardTime = reportedBackwardTime
+        p.arena.nextGestureID = arena.nextGestureID
+        return p
     }
 
     /// Fires every deadline at or before `now`, each at its own instant, in time order.

@@ -106,6 +106,17 @@ public struct RecognizerArena: Sendable {
         return sink.diagnostics
     }
 
+    /// Nothing in flight: no touch sequence, no touches ignored until a lift, nothing waiting
+    /// (a tap for its double tap, a long press, a debounce). Another arena can take over here.
+    public var isIdle: Bool { !inSequence && !ignoringUntilLift && nextDeadline == nil }
+
+    /// The id the next gesture gets: an arena that takes over from another continues its
+    /// numbering, so (device, gesture id) stays unique for the device's life.
+    public var nextGestureID: UInt64 {
+        get { sink.nextID }
+        set { sink.nextID = newValue }
+    }
+
     // MARK: - Time
 
     /// The earliest time at which `advance(to:)` has something to do. Inlined: called, the

@@ -41,6 +41,8 @@ public final class Daemon {
     public let bus = GestureBus()
     public let log: Logger
     public private(set) var config: Config
+    /// Which bindings apply to what, from `config`: every consumer reads it (BindingPlan.swift).
+    public private(set) var plan: BindingPlan
     /// CLOCK_MONOTONIC at start: `time` on the socket counts from here.
     public let origin: Instant
     private let timer = DeadlineTimer()
@@ -75,6 +77,7 @@ public final class Daemon {
             let d = error.description
             throw DaemonError(d.hasPrefix("config error:") ? d : "config error: \(d)")
         }
+        plan = BindingPlan(config)
         log.level = Logger.Level(rawValue: config.log.level.rawValue) ?? .info
         log.info("config: \(config.file)")
     }
@@ -97,13 +100,13 @@ public final class Daemon {
     }
 
     func start() throws(DaemonError) {
+        raiseOpenFileLimit()
         setUpSignals()
-        loop.add(timer.fd) { [unowned self] _ in self.timerFired() }
+        loop.add(timer.fd, priority: .first) { [unowned self] _ in self.timerFired() }
 
         // Socket: inherited from systemd, or ours.
         let path = options.socketPath ?? config.socket.path
-        let policy = SocketPolicy(allowedUIDs: config.socket.allowedUIDs, allowedGIDs: config.socket.allowedGIDs,
-                                  queueLimit: config.socket.queueLimit, rawFrames: config.socket.rawFrames)
+        let policy = SocketPolicy(config.socket)
         let s: SocketServer
         if options.socketPath == nil, let fd = SocketServer.activatedFD(environment: options.environment) {
             s = SocketServer(listenFD: fd, ownedPath: nil, policy: policy, loop: loop, log: log, origin: origin)
@@ -126,14 +129,14 @@ public final class Daemon {
 
         // Hooks: the config's bindings, run by HookRunner's own thread (never waited for here).
         let logger = log
-        let runner = HookRunner(bindings: config.commandBindings, limits: config.hooks) { priority, message in
+        let runner = HookRunner(bindings: plan.commandBindings, limits: config.hooks) { priority, message in
             logger.log(Logger.Level(rawValue: priority) ?? .info, message)
         }
         hooks = runner
-        let hookSubscriber = HookSubscriber(runner, bindings: config.commandBindings)
+        let hookSubscriber = HookSubscriber(runner, kinds: plan.hookKinds)
         self.hookSubscriber = hookSubscriber
         bus.subscribe(hookSubscriber)
-        if !config.commandBindings.isEmpty { log.info("hooks: \(config.commandBindings.count) binding(s) with a command") }
+        if !plan.commandBindings.isEmpty { log.info("hooks: \(plan.commandBindings.count) binding(s) with a command") }
         startActions(server: s)
 
         // Devices.
@@ -158,12 +161,24 @@ public final class Daemon {
         notifier.ready(status: "\(sessions.count) device(s), socket \(path)")
     }
 
+    /// Clients, devices and hooks' pipes are descriptors: the soft limit (often 1024) is raised
+    /// to the hard one, the real bound (under the unit, LimitNOFILE= sets both and the seccomp
+    /// filter refuses setrlimit).
+    private func raiseOpenFileLimit() {
+        do {
+            let (before, after) = try CurrentProcess.raiseOpenFileLimit()
+            if after != before { log.info("files: open-file limit raised from \(before) to \(after)") }
+        } catch {
+            log.debug("files: cannot raise the open-file limit: \(error)")
+        }
+    }
+
     private func setUpSignals() {
         CurrentProcess.ignore(.brokenPipe)
         do { signals = try SignalFD(catching: [.hangUp, .terminate, .interrupt]) } catch {
             log.error("signalfd: \(error)"); return
         }
-        loop.add(signals!.descriptor) { [unowned self] _ in self.signalArrived() }
+        loop.add(signals!.descriptor, priority: .first) { [unowned self] _ in self.signalArrived() }
     }
 
     private func startMonitor() {
@@ -171,7 +186,7 @@ public final class Daemon {
             let m = try DeviceMonitor()
             monitor = m
             log.info("devices: discovery through \(m.mode == .udev ? "udev (enumerate + monitor)" : "inotify on \(m.inputDirectory) (udevd is not running)")")
-            loop.add(FileDescriptor(rawValue: m.fd)) { [unowned self] _ in self.apply(m.drain()) }
+            loop.add(FileDescriptor(rawValue: m.fd), priority: .first) { [unowned self] _ in self.apply(m.drain()) }
             apply(m.enumerate())
         } catch {
             log.error("devices: cannot watch for devices: \(error.description); only --replay sources will work")
@@ -206,13 +221,13 @@ public final class Daemon {
             source.close()
             return
         }
-        let settings = config.settings(for: source.description)
+        let settings = plan.device(source.description).settings
         if settings.ignore {
             log.info("devices: \(d.node) '\(TextEscaping.escaped(source.description.name))' ignored by the config")
             source.close()
             return
         }
-        let s = add(source, thresholds: settings.thresholds)
+        let s = add(source)
         if settings.exclusive { startExclusive(s, settings: settings) }
     }
 
@@ -223,7 +238,7 @@ public final class Daemon {
         }
         let source = PipeDeviceSource(description: recording.description, node: "replay:\(path)")
         pendingReplays.append((recording, source.writer))
-        add(source, thresholds: config.thresholds(for: recording.description))
+        add(source)
         log.info("replay: \(path) stands in for a \(recording.description.kind) (\(recording.events.count) events)")
     }
 
@@ -238,44 +253,36 @@ public final class Daemon {
 
     // MARK: - Sessions
 
-    /// Adds a device source (a pipe-backed one from a test or the benchmark, or a real device).
+    /// Adds a device source (a pipe-backed one from a test or the benchmark, or a real device),
+    /// recognized as the binding plan says for it (`thresholds` replaces the plan's).
     /// Call on the loop's thread (before `run()`, or from a handler).
     @discardableResult
     public func add(_ source: DeviceSource, thresholds: Thresholds? = nil) -> DeviceSession {
-        let bound = Self.recognition(for: config)
-        let settings = config.settings(for: source.description)
-        let transform = AxisTransform(rotationDegrees: settings.rotation, invertX: settings.invertX, invertY: settings.invertY)
-        let s = DeviceSession(id: nextDeviceId, source: source,
-                              thresholds: thresholds ?? settings.thresholds,
-                              boundKinds: bound.kinds, doubleTapFingerCounts: bound.doubleTapFingers,
-                              transform: transform)
+        var devicePlan = plan.device(source.description)
+        if let thresholds { devicePlan.settings.thresholds = thresholds }
+        let s = DeviceSession(id: nextDeviceId, source: source, plan: devicePlan)
+        s.planTaken = { [unowned self] s, old in self.planTaken(s, old: old) }
+        let transform = devicePlan.transform
         actions?.deviceOpened(id: s.id, description: source.description, transform: transform)
         if !transform.isIdentity {
             log.info("devices: \(source.node): axes rotated \(transform.rotationDegrees)°\(transform.invertX ? ", x inverted" : "")\(transform.invertY ? ", y inverted" : "") (config)")
         }
         nextDeviceId += 1
         sessions[source.fd] = s
-        loop.add(source.fd) { [unowned self, unowned s] _ in self.readable(s) }
+        loop.add(source.fd, priority: .first) { [unowned self, unowned s] _ in self.readable(s) }
         let w = s.wire
         log.info("devices: \(w.node): \(w.kind) '\(TextEscaping.escaped(w.name))', \(w.sizeKnown ? "" : "~")\(Int(w.widthMillimeters.rounded()))×\(Int(w.heightMillimeters.rounded())) mm, \(w.slots) slots, protocol \(w.contactProtocol)")
         bus.publish(.deviceAdded(w))
         return s
     }
 
-    /// What the arenas emit. Socket clients may want any gesture, so every kind is emitted, but a
-    /// double tap makes every tap wait (300 ms on a touchscreen): doubleTap is recognized only for
-    /// the finger counts a doubleTap binding in the daemon's config names.
-    public static func recognition(for config: Config) -> (kinds: Set<GestureKind>, doubleTapFingers: Set<Int>) {
-        var kinds = Set(GestureKind.all)
-        var fingers = Set<Int>()
-        for b in config.bindings where b.gesture == .doubleTap {
-            switch b.fingers {
-            case .any: fingers.formUnion(1...5)
-            case .counts(let c): fingers.formUnion(c)
-            }
+    /// A reload's plan reached a session (at once, or at the first moment no finger was down).
+    private func planTaken(_ s: DeviceSession, old: DevicePlan) {
+        if s.plan.transform != old.transform {
+            actions?.deviceOpened(id: s.id, description: s.source.description, transform: s.plan.transform)
+            server?.deviceChanged(id: s.id)
         }
-        if fingers.isEmpty { kinds.remove(.doubleTap) }
-        return (kinds, fingers)
+        log.info("reload: \(s.wire.node): new settings in force (\(s.plan.recognitionChanges(from: old).joined(separator: "; ")))")
     }
 
     /// The timer is re-armed after the wakeup (`afterEachWakeup`, set up in `start`).
@@ -376,14 +383,23 @@ public final class Daemon {
             return
         }
         config = new
+        plan = BindingPlan(new)
         log.level = Logger.Level(rawValue: new.log.level.rawValue) ?? .info
-        hooks?.update(bindings: new.commandBindings, limits: new.hooks)
-        hookSubscriber?.bindingsChanged(new.commandBindings)
+        hooks?.update(bindings: plan.commandBindings, limits: new.hooks)
+        hookSubscriber?.kindsChanged(plan.hookKinds)
         actions?.configure(new)
         reconcileExclusive()
-        server?.policy = SocketPolicy(allowedUIDs: new.socket.allowedUIDs, allowedGIDs: new.socket.allowedGIDs,
-                                      queueLimit: new.socket.queueLimit, rawFrames: new.socket.rawFrames)
-        log.info("reload: config \(new.file) in force (thresholds apply to devices opened from now on)")
+        server?.policy = SocketPolicy(new.socket)
+        log.info("reload: config \(new.file) in force")
+        for s in sessions.values.sorted(by: { $0.id < $1.id }) {
+            let old = s.plan
+            let next = plan.device(s.source.description)
+            let changes = next.recognitionChanges(from: old)
+            guard !changes.isEmpty else { s.offer(next); continue }
+            if !s.offer(next) {
+                log.info("reload: \(s.wire.node): \(changes.joined(separator: "; ")) (from the next moment no finger is down)")
+            }
+        }
     }
 
     /// Asks the loop to stop (from a handler on the loop's thread).

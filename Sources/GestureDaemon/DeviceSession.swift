@@ -1,3 +1,4 @@
+import GestureConfig
 import GestureCore
 import GestureWire
 
@@ -8,26 +9,69 @@ public final class DeviceSession {
 
     public let id: Int
     public let source: DeviceSource
-    public let wire: WireDevice
+    /// The device as clients see it (its size follows the plan's axes).
+    public private(set) var wire: WireDevice
     private var pipeline: GesturePipeline
+    /// What the binding plan asks of this device, in force now.
+    public private(set) var plan: DevicePlan
+    /// A plan handed over by a reload, waiting for the next moment no finger is down.
+    public private(set) var pendingPlan: DevicePlan?
+    /// Called when a waiting plan takes over, with the plan it replaced.
+    var planTaken: ((DeviceSession, _ old: DevicePlan) -> Void)?
     /// Rotation/inversion from the config (`devices:`), applied to raw events before decoding.
     public var transform: AxisTransform { pipeline.transform }
     public private(set) var resyncs = 0
     /// The grab and clone of an `exclusive: true` device (Exclusive/ExclusiveDevice.swift).
     var exclusive: ExclusiveDevice?
 
-    public init(id: Int, source: DeviceSource, thresholds: Thresholds,
-                boundKinds: Set<GestureKind> = Set(GestureKind.all),
-                doubleTapFingerCounts: Set<Int> = Set(1...5), swipeDirections: Int = 4,
-                transform: AxisTransform = .identity) {
+    public init(id: Int, source: DeviceSource, plan: DevicePlan) {
         self.id = id
         self.source = source
-        pipeline = GesturePipeline(device: source.description, transform: transform, thresholds: thresholds,
-                                   boundKinds: boundKinds, doubleTapFingerCounts: doubleTapFingerCounts,
-                                   swipeDirections: swipeDirections, initialState: source.initialState)
+        self.plan = plan
+        pipeline = GesturePipeline(device: source.description, transform: plan.transform, thresholds: plan.thresholds,
+                                   boundKinds: plan.recognizedKinds, doubleTapFingerCounts: plan.doubleTapFingerCounts,
+                                   initialState: source.initialState)
         self.wire = WireDevice(id: id, node: source.node, description: pipeline.device)
         updateDeadline()
     }
+
+    /// A session with these recognition settings (tests).
+    public convenience init(id: Int, source: DeviceSource, thresholds: Thresholds,
+                            boundKinds: Set<GestureKind> = Set(GestureKind.all),
+                            doubleTapFingerCounts: Set<Int> = Set(1...5), transform: AxisTransform = .identity) {
+        self.init(id: id, source: source, plan: DevicePlan(settings: DeviceSettings(thresholds: thresholds), recognizedKinds: boundKinds,
+                                                            doubleTapFingerCounts: doubleTapFingerCounts, transform: transform))
+    }
+
+    /// Hands the session a new plan. Recognition settings (kinds, thresholds, axes) take over at
+    /// once when nothing is on the device, else at the next moment no finger is down and nothing
+    /// waits: a gesture in flight finishes under the plan it began with. Returns true when the
+    /// new recognition is already in force.
+    @discardableResult
+    public func offer(_ new: DevicePlan) -> Bool {
+        if new.recognition == plan.recognition {
+            plan = new
+            pendingPlan = nil
+            return true
+        }
+        pendingPlan = new
+        takePendingPlanIfIdle()
+        return pendingPlan == nil
+    }
+
+    private func takePendingPlanIfIdle() {
+        guard let new = pendingPlan, Self.isIdle(&pipeline) else { return }
+        let old = plan
+        pipeline = pipeline.reconfigured(transform: new.transform, thresholds: new.thresholds, boundKinds: new.recognizedKinds,
+                                         doubleTapFingerCounts: new.doubleTapFingerCounts)
+        plan = new
+        pendingPlan = nil
+        if new.transform != old.transform { wire = WireDevice(id: id, node: source.node, description: pipeline.device) }
+        updateDeadline()
+        planTaken?(self, old)
+    }
+
+    private static func isIdle(_ p: inout GesturePipeline) -> Bool { p.isIdle }
 
     /// When the pipeline next needs `advance(to:)`: the arena's waits (tap vs double tap, long
     /// press, debounce), the decoder's stuck-touch watchdog and an exclusive device's waits.
@@ -60,6 +104,7 @@ public final class DeviceSession {
             pipeline.feed(contentsOf: r.events, emit)
         }
         updateDeadline()
+        if pendingPlan != nil { takePendingPlanIfIdle() }
         return SourceRead(events: [], resyncCount: r.resyncCount, status: r.status)
     }
 
@@ -79,7 +124,10 @@ public final class DeviceSession {
 
     /// Fires every deadline at or before `now`.
     public func advance(to now: Instant, _ emit: (Output) -> Void) {
-        defer { updateDeadline() }
+        defer {
+            updateDeadline()
+            if pendingPlan != nil { takePendingPlanIfIdle() }
+        }
         guard let x = exclusive else { return pipeline.advance(to: now, emit) }
         pipeline.advance(to: now) { o in if case .gesture(let g) = o { x.gesture(g) }; emit(o) }
         x.advance(to: now)

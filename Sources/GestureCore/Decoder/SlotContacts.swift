@@ -21,6 +21,8 @@ struct SlotContacts: Sendable {
     private let deviceName: String
     private var slots: [Slot]
     private var currentSlot: Int
+    /// ABS_MT_SLOT's last value, for a decoder that takes over from this one.
+    var currentSlotIndex: Int { currentSlot }
     private var currentSlotValid = true
     /// No slot at or above it holds a tracking id: a frame looks at the slots below it only. A
     /// touchscreen has many slots (the 3M 60) and few fingers in the lowest of them; scanning

@@ -89,6 +89,8 @@ public struct SlotDecoder: Sendable {
     private var lastTouchCount = 0
     /// Positioned touches still on the surface after the previous frame (the watchdog's concern).
     private var activeAfterFrame = 0
+    /// Touches down but hidden from gestures (down at open, palms) after the previous frame.
+    private var hiddenAfterFrame = 0
     /// The touches array of the last frame made: once every holder of that frame has let go of
     /// it, the next frame is assembled in the same buffer instead of a new allocation.
     private var frameBuffer: [Touch] = []
@@ -183,6 +185,15 @@ public struct SlotDecoder: Sendable {
         if isSemiMT { flags.insert(.semiMT) }
         return TouchFrame(time: time, touches: touches, fingerCount: 0, flags: flags)
     }
+
+    /// After the last frame nothing touches the device: no contact (shown or hidden), no
+    /// BTN_TOUCH, BTN_TOOL_* or button held, no resync pending. Read between frames only.
+    public var isIdle: Bool {
+        activeAfterFrame == 0 && hiddenAfterFrame == 0 && !ctx.touchKey && ctx.toolMask == 0 && buttonMask == 0 && !resyncing
+    }
+
+    /// The slot the device's next events refer to (ABS_MT_SLOT's value; 0 without slots).
+    public var currentSlot: Int { contactProtocol == .slots ? slotContacts.currentSlotIndex : 0 }
 
     /// How long without frames, with BTN_TOUCH released, before `checkStuckTouches(at:)` ends the
     /// touches still on the surface.
@@ -313,6 +324,7 @@ public struct SlotDecoder: Sendable {
         }
         lastTouchCount = touches.count
         activeAfterFrame = counts.active
+        hiddenAfterFrame = counts.hidden
         var flags: TouchFrame.Flags = []
         if resyncing { flags.insert(.resynchronized); resyncing = false }
         if isSemiMT { flags.insert(.semiMT) }

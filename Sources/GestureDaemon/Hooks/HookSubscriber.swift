@@ -12,19 +12,14 @@ final class HookSubscriber: GestureSubscriber {
     /// binding wants (callgrind, issue 13).
     private var boundKinds: [GestureKind]
 
-    init(_ runner: HookRunner, bindings: [Binding]) {
+    /// `kinds`: the binding plan's `hookKinds`.
+    init(_ runner: HookRunner, kinds: [GestureKind]) {
         self.runner = runner
-        boundKinds = Self.kinds(of: bindings)
+        boundKinds = kinds
     }
 
     /// The config was reloaded (the runner has the new bindings already).
-    func bindingsChanged(_ bindings: [Binding]) { boundKinds = Self.kinds(of: bindings) }
-
-    private static func kinds(of bindings: [Binding]) -> [GestureKind] {
-        var kinds: [GestureKind] = []
-        for b in bindings where !kinds.contains(b.gesture) { kinds.append(b.gesture) }
-        return kinds
-    }
+    func kindsChanged(_ kinds: [GestureKind]) { boundKinds = kinds }
 
     func receive(_ m: BusMessage) {
         guard case .gesture(let g, let d) = m else { return }
