@@ -62,7 +62,9 @@ final class DaemonProcess {
         try DaemonProcess([], extraEnvironment: extra)
     }
 
-    init(_ args: [String], config: String? = nil, extraEnvironment: [String: String] = [:], directory: String? = nil) throws {
+    /// `fileLimit`: the daemon starts with RLIMIT_NOFILE at this soft and hard limit.
+    init(_ args: [String], config: String? = nil, extraEnvironment: [String: String] = [:], directory: String? = nil,
+         fileLimit: Int? = nil) throws {
         guard let bin = TestPaths.binary else { throw TestFailure(description: "the gestured binary is not built next to the tests") }
         dir = directory ?? TestPaths.tempDirectory()
         socket = dir + "/s.sock"
@@ -76,8 +78,13 @@ final class DaemonProcess {
             argv += ["--config", "/dev/null"]
         }
         FileManager.default.createFile(atPath: logPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: bin)
-        process.arguments = argv + args
+        if let fileLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", bin] + argv + args
+        } else {
+            process.executableURL = URL(fileURLWithPath: bin)
+            process.arguments = argv + args
+        }
         process.standardError = FileHandle(forWritingAtPath: logPath)
         process.standardOutput = FileHandle.nullDevice
         var env = ProcessInfo.processInfo.environment

@@ -47,13 +47,4 @@ import LinuxSystem
         }
         #expect(access(path, F_OK) == 0, "the regular file must stay")
     }
-
-    @Test func test_procGroupsFallback_matchesGetgroups() {
-        var groups = [gid_t](repeating: 0, count: 256)
-        let n = getgroups(Int32(groups.count), &groups)
-        #expect(n >= 0)
-        let fromProc = SocketServer.supplementaryGroups(pid: getpid())
-        #expect(fromProc.sorted() == groups.prefix(Int(n)).map { UInt32($0) }.sorted())
-        #expect(SocketServer.supplementaryGroups(pid: 0) == [])
-    }
 }
