@@ -70,14 +70,7 @@ public struct GesturePipeline: Sendable {
     /// Inlined: called, the getter had a copy of the whole pipeline (about 2 KB) made for it on
     /// every frame (callgrind).
     private var earliestDeadline: Instant? {
-        @inline(__always) get {
-            switch (decoder.nextDeadline, arena.nextDeadline) {
-            case (nil, nil): nil
-            case (let d?, nil): d
-            case (nil, let a?): a
-            case (let d?, let a?): min(d, a)
-            }
-        }
+        @inline(__always) get { Instant.earliest(decoder.nextDeadline, arena.nextDeadline) }
     }
 
     /// Feeds one event: deadlines up to its time fire first, then it is decoded; a completed frame

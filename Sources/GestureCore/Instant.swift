@@ -28,6 +28,15 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
         .microseconds(a.microseconds - b.microseconds)
     }
 
+    /// The earlier of two optional deadlines (nil: none): the one helper every owner of several
+    /// deadlines (pipeline, arena, session, daemon) folds them with.
+    @inlinable @inline(__always)
+    public static func earliest(_ a: Instant?, _ b: Instant?) -> Instant? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return a.microseconds <= b.microseconds ? a : b
+    }
+
     public var description: String {
         let s = microseconds / 1_000_000, us = abs(microseconds % 1_000_000)
         let frac = String(us)

@@ -123,13 +123,9 @@ public struct RecognizerArena: Sendable {
     /// getter had a copy of the whole arena made for it (memcpy on every frame, callgrind).
     public var nextDeadline: Instant? {
         @inline(__always) get {
-            var d: Instant?
-            func take(_ x: Instant?) { if let x, d == nil || x < d! { d = x } }
-            take(tap.nextDeadline)
-            take(doubleTap.nextDeadline)
-            take(longPress.nextDeadline)
-            if let since = countChangeSince { take(since + thresholds.fingerCountDebounce) }
-            return d
+            let debounce = countChangeSince.map { $0 + thresholds.fingerCountDebounce }
+            return Instant.earliest(Instant.earliest(tap.nextDeadline, doubleTap.nextDeadline),
+                                    Instant.earliest(longPress.nextDeadline, debounce))
         }
     }
 

@@ -65,7 +65,6 @@ public final class Daemon {
     private var watchdogDue: Instant?
     private var pendingReplays: [(Recording, PipeEventWriter)] = []
     private var diagnosticsLimit = RateLimiter(burst: 20, interval: .seconds(60))
-    private var exitCode: Int32 = 0
 
     public init(options: DaemonOptions, log: Logger = .shared) throws(DaemonError) {
         self.options = options
@@ -96,7 +95,7 @@ public final class Daemon {
         }
         loop.run()
         shutdown()
-        return exitCode
+        return 0
     }
 
     func start() throws(DaemonError) {
@@ -337,7 +336,7 @@ public final class Daemon {
     private func rearmTimer() {
         var earliest = watchdogDue
         for i in sessionList.indices {
-            if let d = sessionList[i].nextDeadline, earliest.map({ d < $0 }) ?? true { earliest = d }
+            earliest = Instant.earliest(earliest, sessionList[i].nextDeadline)
         }
         timer.arm(at: earliest)
     }

@@ -76,8 +76,7 @@ public final class DeviceSession {
     /// When the pipeline next needs `advance(to:)`: the arena's waits (tap vs double tap, long
     /// press, debounce), the decoder's stuck-touch watchdog and an exclusive device's waits.
     public var nextDeadline: Instant? {
-        guard let x = exclusive?.nextDeadline else { return pipelineDeadline }
-        return pipelineDeadline.map { min($0, x) } ?? x
+        Instant.earliest(pipelineDeadline, exclusive?.nextDeadline)
     }
 
     /// The pipeline's next deadline, kept up to date after each change: reading it off the stored

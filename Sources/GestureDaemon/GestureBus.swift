@@ -25,28 +25,22 @@ extension GestureSubscriber {
 
 /// Fan-out of gestures to subscribers (the socket server, hooks, tests), in publish order.
 public final class GestureBus {
-    private var subscribers: [(id: Int, sub: GestureSubscriber)] = []
-    private var nextId = 0
+    private var subscribers: [GestureSubscriber] = []
 
     public init() {}
 
-    /// Attaches a subscriber; the returned token detaches it (`cancel`).
-    @discardableResult
-    public func subscribe(_ s: GestureSubscriber) -> Int {
-        nextId += 1
-        subscribers.append((nextId, s))
-        return nextId
+    /// Attaches a subscriber for the bus's life.
+    public func subscribe(_ s: GestureSubscriber) {
+        subscribers.append(s)
     }
-
-    public func cancel(_ token: Int) { subscribers.removeAll { $0.id == token } }
 
     public func publish(_ m: BusMessage) {
         if case .gesture(let g, let d) = m { publish(g, from: d); return }
-        for s in subscribers { s.sub.receive(m) }
+        for s in subscribers { s.receive(m) }
     }
 
     /// The daemon's path for a gesture: no message built, nothing copied per subscriber.
     public func publish(_ g: GestureEvent, from device: WireDevice) {
-        for s in subscribers { s.sub.receive(g, from: device) }
+        for s in subscribers { s.receive(g, from: device) }
     }
 }

@@ -151,10 +151,6 @@ public enum WireEncoder {
         GestureJSON.encode(g, device: device.info, origin: origin)
     }
 
-    public static func frame(_ f: TouchFrame, device: WireDevice, origin: Instant) -> String {
-        GestureJSON.encode(f, origin: origin, device: device.info)
-    }
-
     public static func subscribe(_ sub: Subscription) -> String {
         var s = "{\"type\":\"subscribe\""
         func list(_ key: String, _ values: [String]?) {

@@ -17,8 +17,6 @@ public final class EvdevDevice {
     /// Protocol-B slots that already had a contact (tracking id ≥ 0) when the device was opened:
     /// the decoder ignores those touches until they lift.
     public let activeSlotsAtOpen: Set<Int>
-    /// BTN_TOUCH was down at open (for single-touch and protocol-A devices).
-    public let touchDownAtOpen: Bool
     /// The whole state at open (slots, keys held, single-touch axes) for
     /// `SlotDecoder(device:initialState:)`, so touches already down are ignored until they lift.
     public let initialState: SlotDecoder.InitialState
@@ -58,8 +56,6 @@ public final class EvdevDevice {
         self.handle = handle
         self.description = CInput.evdevDescription(handle)
         self.activeSlotsAtOpen = CInput.evdevActiveSlots(handle)
-        self.touchDownAtOpen = description.hasKey(KeyCode.btnTouch)
-            && CInput.evdevValue(handle, type: EventType.key, code: KeyCode.btnTouch) != 0
         self.initialState = CInput.evdevInitialState(handle, description)
         self.phys = CInput.evdevPhys(handle)
     }

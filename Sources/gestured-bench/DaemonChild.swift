@@ -86,15 +86,19 @@ struct ServedDaemon {
     let socketPath: String
     let directory: String
 
-    static func start() -> ServedDaemon? {
+    /// `socketConfig`: lines of the config's `socket:` section; `fileLimit`: RLIMIT_NOFILE of the
+    /// child (soft and hard).
+    static func start(socketConfig: String = "  queue_limit: 256\n  max_clients: 1000\n  max_clients_per_uid: 1000\n",
+                      fileLimit: Int? = nil) -> ServedDaemon? {
         guard let me = siblingExecutable("gestured-bench") else { return nil }
         let dir = makeTemporaryDirectory()
         let config = dir + "/config.yaml"
-        writeFile(config, "log:\n  level: warning\nsocket:\n  queue_limit: 256\n")
+        writeFile(config, "log:\n  level: warning\nsocket:\n" + socketConfig)
         // Close-on-exec both ends: posix_spawn's dup2 gives the child its stdin all the same.
         guard let pipe = try? FileDescriptor.pipe() else { return nil }
         let sock = dir + "/gestured.sock"
-        guard let child = Child.spawn([me, "--serve", sock, config], stdinFD: pipe.readEnd, stderrTo: dir + "/daemon.log") else {
+        let argv = fileLimit.map { ["/bin/sh", "-c", "ulimit -n \($0) && exec \"$0\" \"$@\"", me] } ?? [me]
+        guard let child = Child.spawn(argv + ["--serve", sock, config], stdinFD: pipe.readEnd, stderrTo: dir + "/daemon.log") else {
             return nil
         }
         pipe.readEnd.close()

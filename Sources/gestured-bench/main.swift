@@ -7,7 +7,7 @@
 import CommandArguments
 import LinuxSystem
 
-let sections = ["decode", "socket", "hooks", "actions", "idle", "exclusive"]
+let sections = ["decode", "socket", "hooks", "actions", "idle", "exclusive", "hostile"]
 let benchHelp = """
     usage: gestured-bench [--quick] [--only SECTION,…]
 
@@ -63,4 +63,5 @@ section("hooks", benchHooks)
 section("actions", benchActions)
 section("idle", benchIdle)
 section("exclusive", benchExclusive)
+section("hostile", benchHostile)
 CurrentProcess.exit(0)

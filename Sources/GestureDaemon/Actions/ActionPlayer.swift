@@ -64,8 +64,6 @@ final class ActionPlayer {
         timer.arm(at: pending.first?.due)
     }
 
-    var isIdle: Bool { pending.isEmpty }
-
     private func timerFired() {
         timer.acknowledge()
         runDue(now: MonotonicClock.now())
