@@ -16,6 +16,8 @@ public struct BindingPlan: Hashable, Sendable {
     public let hookKinds: [GestureKind]
     /// The bindings that send keys or click (the daemon's virtual devices).
     public let actionBindings: [Binding]
+    /// Every kind some binding names (what `gestured listen` subscribes to).
+    public let boundKinds: Set<GestureKind>
 
     public init(_ config: Config) {
         self.config = config
@@ -35,6 +37,7 @@ public struct BindingPlan: Hashable, Sendable {
         for b in commandBindings where !hook.contains(b.gesture) { hook.append(b.gesture) }
         hookKinds = hook
         actionBindings = config.bindings.filter { !$0.keys.isEmpty || $0.button != nil }
+        boundKinds = Set(config.bindings.map(\.gesture))
     }
 
     /// What the plan asks of one device.

@@ -1,8 +1,6 @@
 import GestureConfig
 import GestureCore
-import GestureRecording
 import GestureWire
-import LinuxInput
 import LinuxSystem
 
 /// How `gestured run` was asked to run.
@@ -11,14 +9,6 @@ public struct DaemonOptions: Sendable {
     public var configPath: String?
     /// Overrides the config's `socket.path`.
     public var socketPath: String?
-    /// Recordings that stand in for devices, replayed at their recorded pace.
-    public var replays: [String] = []
-    /// Wait before a replay starts (time for a client to connect).
-    public var replayDelay: Duration = .seconds(1)
-    /// Start the replays when this many socket clients have connected (0: after `replayDelay`).
-    public var replayWaitForClients = 0
-    /// Replay again and again (2 s apart) instead of once.
-    public var replayLoop = false
     /// Find real devices through udev/inotify (off: only replays and added sources).
     public var discoverDevices = true
     public var daemonVersion = "0"
@@ -32,39 +22,34 @@ public struct DaemonError: Error, CustomStringConvertible {
     public init(_ d: String) { description = d }
 }
 
-/// The daemon: one epoll loop on the calling thread over device fds, the device monitor, the
-/// listening socket and its clients, a timerfd (arena deadlines, systemd watchdog) and a signalfd
-/// (SIGHUP reload, SIGTERM/SIGINT stop). Idle, it sleeps in `epoll_wait` with no timeout.
+/// The daemon: one epoll loop on the calling thread, and the services that share it, started in
+/// this order and stopped in reverse by a `ServiceRunner`:
+///
+///     signals → socket → hooks → actions → devices → discovery → (added: replay) → watchdog
+///
+/// Idle, it sleeps in `epoll_wait` with no timeout. A reload (SIGHUP) makes a new `BindingPlan`
+/// from the config and hands it to every service.
 public final class Daemon {
     public let options: DaemonOptions
     public let loop = EventLoop()
     public let bus = GestureBus()
     public let log: Logger
     public private(set) var config: Config
-    /// Which bindings apply to what, from `config`: every consumer reads it (BindingPlan.swift).
+    /// Which bindings apply to what, from `config`: every service reads it (BindingPlan.swift).
     public private(set) var plan: BindingPlan
     /// CLOCK_MONOTONIC at start: `time` on the socket counts from here.
     public let origin: Instant
-    private let timer = DeadlineTimer()
     private let notifier: SystemdNotifier
-    private var server: SocketServer?
-    private var hooks: HookRunner?
-    private var hookSubscriber: HookSubscriber?
+    private let runner = ServiceRunner()
+    private let signals: SignalService
+    private let socket: SocketService
+    /// Every open device, with its pipeline and exclusive gate.
+    public let sessions: DeviceSessions
     /// Key and click bindings through uinput (Actions/ActionService.swift).
-    public private(set) var actions: ActionService?
-    func setActions(_ a: ActionService) { actions = a }
-    private var monitor: DeviceMonitor?
-    var sessions: [FileDescriptor: DeviceSession] = [:] {
-        didSet { sessionList = Array(sessions.values) }
-    }
-    /// `sessions.values`, kept for the per-wakeup timer check: iterating the dictionary retained
-    /// its storage and each session (about 170 instructions a wakeup, callgrind).
-    private var sessionList: [DeviceSession] = []
-    private var nextDeviceId = 1
-    private var signals: SignalFD?
-    private var watchdogDue: Instant?
-    private var pendingReplays: [(Recording, PipeEventWriter)] = []
-    private var diagnosticsLimit = RateLimiter(burst: 20, interval: .seconds(60))
+    public var actions: ActionService { actionsService.actions }
+    private let actionsService: ActionsService
+    private let watchdog: WatchdogService
+    private var extra: [DaemonService] = []
 
     public init(options: DaemonOptions, log: Logger = .shared) throws(DaemonError) {
         self.options = options
@@ -79,85 +64,63 @@ public final class Daemon {
         plan = BindingPlan(config)
         log.level = Logger.Level(rawValue: config.log.level.rawValue) ?? .info
         log.info("config: \(config.file)")
+        signals = SignalService(loop: loop, log: log)
+        sessions = DeviceSessions(loop: loop, log: log, bus: bus, plan: plan)
+        let sessions = sessions
+        socket = SocketService(loop: loop, log: log, bus: bus, options: options, config: config.socket, origin: origin,
+                               devices: { sessions.devices })
+        actionsService = ActionsService(loop: loop, log: log, bus: bus, socket: socket, plan: plan)
+        watchdog = WatchdogService(loop: loop, log: log, notifier: notifier)
+        sessions.actions = actionsService.actions
+        sessions.deviceChanged = { [unowned socket] id in socket.server?.deviceChanged(id: id) }
+        signals.onReload = { [unowned self] in self.reload() }
+        signals.onStop = { [unowned self] signo in
+            self.log.info("stopping (signal \(signo))")
+            self.notifier.stopping()
+            self.loop.stop()
+        }
+        runner.add(signals)
+        runner.add(socket)
+        runner.add(HookService(log: log, bus: bus, plan: plan))
+        runner.add(actionsService)
+        runner.add(sessions)
+        if options.discoverDevices { runner.add(DiscoveryService(loop: loop, log: log, sessions: sessions)) }
     }
 
     /// The devices the daemon reads now, in the order they were added.
-    public var devices: [WireDevice] { sessions.values.map(\.wire).sorted { $0.id < $1.id } }
+    public var devices: [WireDevice] { sessions.devices }
 
-    // MARK: - Start
+    /// The socket server once started (replay waits for its clients).
+    public var socketServer: SocketServer? { socket.server }
 
-    /// Sets everything up (signals, socket, devices), sends READY=1, and runs until SIGTERM/SIGINT
-    /// or `stop()`. Returns the exit status.
-    public func run() -> Int32 {
-        do { try start() } catch {
-            log.error(error.description)
-            return 1
-        }
-        loop.run()
-        shutdown()
-        return 0
+    /// A service of the caller's (`run --replay`'s `ReplayService`), started after the daemon's
+    /// own device services and stopped before them.
+    public func addService(_ s: DaemonService) { extra.append(s) }
+
+    /// Adds a device source (a real device, a replay, the benchmark's pipe). Loop thread only.
+    @discardableResult
+    public func add(_ source: DeviceSource, thresholds: Thresholds? = nil) -> DeviceSession {
+        sessions.add(source, thresholds: thresholds)
     }
 
-    func start() throws(DaemonError) {
+    /// Starts the services, sends READY=1, and runs until SIGTERM/SIGINT or `stop()`; then stops
+    /// them in reverse. Returns the exit status.
+    public func run() -> Int32 {
         raiseOpenFileLimit()
-        setUpSignals()
-        loop.add(timer.fd, priority: .first) { [unowned self] _ in self.timerFired() }
-
-        // Socket: inherited from systemd, or ours.
-        let path = options.socketPath ?? config.socket.path
-        let policy = SocketPolicy(config.socket)
-        let s: SocketServer
-        if options.socketPath == nil, let fd = SocketServer.activatedFD(environment: options.environment) {
-            s = SocketServer(listenFD: fd, ownedPath: nil, policy: policy, loop: loop, log: log, origin: origin)
-            log.info("socket: using the socket systemd passed (LISTEN_FDS)")
-        } else {
-            let fd: FileDescriptor
-            do { fd = try SocketServer.listen(path: path, mode: config.socket.mode, group: config.socket.group) } catch {
-                throw DaemonError("socket: \(error.description)")
-            }
-            s = SocketServer(listenFD: fd, ownedPath: path, policy: policy, loop: loop, log: log, origin: origin)
-            log.info("socket: listening on \(path)")
-        }
-        s.helloLine = { [unowned self] in WireEncoder.hello(daemonVersion: self.options.daemonVersion, devices: self.devices) }
-        server = s
-        bus.subscribe(s)
-        // The timer is re-armed once a wakeup's handlers are done, after the socket server's
-        // flush: disarming the tap timeout is a timerfd_settime on the very frame a pan begins,
-        // and before the flush it delayed that frame's line (issue 13, latency).
-        loop.afterEachWakeup { [unowned self] in self.rearmTimer() }
-
-        // Hooks: the config's bindings, run by HookRunner's own thread (never waited for here).
-        let logger = log
-        let runner = HookRunner(bindings: plan.commandBindings, limits: config.hooks) { priority, message in
-            logger.log(Logger.Level(rawValue: priority) ?? .info, message)
-        }
-        hooks = runner
-        let hookSubscriber = HookSubscriber(runner, kinds: plan.hookKinds)
-        self.hookSubscriber = hookSubscriber
-        bus.subscribe(hookSubscriber)
-        if !plan.commandBindings.isEmpty { log.info("hooks: \(plan.commandBindings.count) binding(s) with a command") }
-        startActions(server: s)
-
-        // Devices.
-        if options.discoverDevices { startMonitor() }
-        for path in options.replays { try addReplay(path) }
-        if options.replayWaitForClients > 0 {
-            s.onConnect = { [unowned self] in
-                if self.server?.clientCount ?? 0 >= self.options.replayWaitForClients { self.startPendingReplays() }
-            }
-        } else {
-            startPendingReplays()
+        for s in extra { runner.add(s) }
+        runner.add(watchdog)
+        do { try runner.start() } catch {
+            log.error(error.description)
+            return 1
         }
         if sessions.isEmpty {
             log.notice("no touch device found: waiting for one to be plugged in (none here? replay a recording instead: gestured run --replay FILE, e.g. Tests/Fixtures/*.evemu)")
         }
-
-        if let interval = notifier.watchdogInterval {
-            watchdogDue = MonotonicClock.now() + interval / 2
-            log.info("systemd watchdog: pinging every \((interval / 2).totalMicroseconds / 1000) ms")
-        }
-        rearmTimer()
-        notifier.ready(status: "\(sessions.count) device(s), socket \(path)")
+        notifier.ready(status: "\(sessions.devices.count) device(s), socket \(socket.path)")
+        loop.run()
+        runner.stop()
+        log.info("stopped")
+        return 0
     }
 
     /// Clients, devices and hooks' pipes are descriptors: the soft limit (often 1024) is raised
@@ -172,209 +135,11 @@ public final class Daemon {
         }
     }
 
-    private func setUpSignals() {
-        CurrentProcess.ignore(.brokenPipe)
-        do { signals = try SignalFD(catching: [.hangUp, .terminate, .interrupt]) } catch {
-            log.error("signalfd: \(error)"); return
-        }
-        loop.add(signals!.descriptor, priority: .first) { [unowned self] _ in self.signalArrived() }
-    }
-
-    private func startMonitor() {
-        do {
-            let m = try DeviceMonitor()
-            monitor = m
-            log.info("devices: discovery through \(m.mode == .udev ? "udev (enumerate + monitor)" : "inotify on \(m.inputDirectory) (udevd is not running)")")
-            loop.add(FileDescriptor(rawValue: m.fd), priority: .first) { [unowned self] _ in self.apply(m.drain()) }
-            apply(m.enumerate())
-        } catch {
-            log.error("devices: cannot watch for devices: \(error.description); only --replay sources will work")
-        }
-    }
-
-    private func apply(_ changes: [DeviceChange]) {
-        for change in changes {
-            switch change {
-            case .added(let d): openDevice(d)
-            case .removed(let node):
-                if let s = sessions.values.first(where: { $0.source.node == node }) {
-                    end(s, reason: "removed")
-                }
-            case .ignored(let node, let reason): log.debug("devices: \(node) ignored: \(reason)")
-            case .unavailable(let node, let error): log.warning("devices: \(node): \(error.description)")
-            }
-        }
-    }
-
-    private func openDevice(_ d: DiscoveredDevice) {
-        guard !sessions.values.contains(where: { $0.source.node == d.node }) else { return }
-        let source: EvdevSource
-        do { source = try EvdevSource(path: d.node) } catch {
-            log.warning("devices: cannot open \(d.node): \(error.description)")
-            return
-        }
-        if VirtualDeviceMark.isGestureds(phys: source.evdev?.phys) {
-            // udev's view can be stale (a late event for a device already gone): the node opened
-            // is what counts, and gestured never reads its own devices.
-            log.info("devices: \(d.node) is \(VirtualDeviceMark.ignoredReason(source.description.name)); not opened")
-            source.close()
-            return
-        }
-        let settings = plan.device(source.description).settings
-        if settings.ignore {
-            log.info("devices: \(d.node) '\(TextEscaping.escaped(source.description.name))' ignored by the config")
-            source.close()
-            return
-        }
-        let s = add(source)
-        if settings.exclusive { startExclusive(s, settings: settings) }
-    }
-
-    private func addReplay(_ path: String) throws(DaemonError) {
-        let recording: Recording
-        do { recording = try RecordingLoader.load(path: path) } catch {
-            throw DaemonError("replay: \(error.description)")
-        }
-        let source = PipeDeviceSource(description: recording.description, node: "replay:\(path)")
-        pendingReplays.append((recording, source.writer))
-        add(source)
-        log.info("replay: \(path) stands in for a \(recording.description.kind) (\(recording.events.count) events)")
-    }
-
-    private func startPendingReplays() {
-        let replays = pendingReplays
-        pendingReplays.removeAll()
-        for (recording, writer) in replays {
-            ReplayFeeder.start(recording, into: writer, delay: options.replayWaitForClients > 0 ? .milliseconds(200) : options.replayDelay,
-                               loop: options.replayLoop)
-        }
-    }
-
-    // MARK: - Sessions
-
-    /// Adds a device source (a pipe-backed one from a test or the benchmark, or a real device),
-    /// recognized as the binding plan says for it (`thresholds` replaces the plan's).
-    /// Call on the loop's thread (before `run()`, or from a handler).
-    @discardableResult
-    public func add(_ source: DeviceSource, thresholds: Thresholds? = nil) -> DeviceSession {
-        var devicePlan = plan.device(source.description)
-        if let thresholds { devicePlan.settings.thresholds = thresholds }
-        let s = DeviceSession(id: nextDeviceId, source: source, plan: devicePlan)
-        s.planTaken = { [unowned self] s, old in self.planTaken(s, old: old) }
-        let transform = devicePlan.transform
-        actions?.deviceOpened(id: s.id, description: source.description, transform: transform)
-        if !transform.isIdentity {
-            log.info("devices: \(source.node): axes rotated \(transform.rotationDegrees)°\(transform.invertX ? ", x inverted" : "")\(transform.invertY ? ", y inverted" : "") (config)")
-        }
-        nextDeviceId += 1
-        sessions[source.fd] = s
-        loop.add(source.fd, priority: .first) { [unowned self, unowned s] _ in self.readable(s) }
-        let w = s.wire
-        log.info("devices: \(w.node): \(w.kind) '\(TextEscaping.escaped(w.name))', \(w.sizeKnown ? "" : "~")\(Int(w.widthMillimeters.rounded()))×\(Int(w.heightMillimeters.rounded())) mm, \(w.slots) slots, protocol \(w.contactProtocol)")
-        bus.publish(.deviceAdded(w))
-        return s
-    }
-
-    /// A reload's plan reached a session (at once, or at the first moment no finger was down).
-    private func planTaken(_ s: DeviceSession, old: DevicePlan) {
-        if s.plan.transform != old.transform {
-            actions?.deviceOpened(id: s.id, description: s.source.description, transform: s.plan.transform)
-            server?.deviceChanged(id: s.id)
-        }
-        log.info("reload: \(s.wire.node): new settings in force (\(s.plan.recognitionChanges(from: old).joined(separator: "; ")))")
-    }
-
-    /// The timer is re-armed after the wakeup (`afterEachWakeup`, set up in `start`).
-    private func readable(_ s: DeviceSession) {
-        handle(s.readAvailable { emit($0, from: s) }, of: s)
-    }
-
-    /// What a session's read says: a resync is logged; an ended, unplugged or failed source ends it.
-    private func handle(_ r: SourceRead, of s: DeviceSession) {
-        if r.resyncCount > 0 {
-            log.warning("kernel: SYN_DROPPED on \(s.wire.node) (events were lost; resynchronized, gestures in flight cancelled)")
-        }
-        switch r.status {
-        case .drained, .more: break
-        case .ended:
-            s.finish { emit($0, from: s) }
-            log.info("replay: \(s.wire.node) ended; the daemon stays up")
-            end(s, reason: "replay ended")
-        case .gone: end(s, reason: "unplugged")
-        case .failed(let e):
-            log.warning("devices: \(s.wire.node): \(e); closing it")
-            end(s, reason: "read failed")
-        }
-    }
-
-    private func emit(_ o: DeviceSession.Output, from s: DeviceSession) {
-        switch o {
-        case .gesture(let g): bus.publish(g, from: s.wire)
-        case .frame(let f): if config.socket.rawFrames { bus.publish(.frame(f, s.wire)) }
-        case .diagnostic(let d):
-            if let suppressed = diagnosticsLimit.allow(now: MonotonicClock.now()) {
-                log.warning("\(s.wire.node): \(d)\(suppressed > 0 ? " (\(suppressed) similar lines suppressed)" : "")")
-            }
-        }
-    }
-
-    /// Ends a session: its gestures in flight are cancelled, `deviceRemoved` goes out.
-    private func end(_ s: DeviceSession, reason: String) {
-        guard sessions.removeValue(forKey: s.source.fd) != nil else { return }
-        s.removed(at: MonotonicClock.now()) { emit($0, from: s) }
-        actions?.deviceClosed(id: s.id)
-        loop.remove(s.source.fd)
-        s.source.close()
-        log.info("devices: \(s.wire.node) \(reason)")
-        bus.publish(.deviceRemoved(s.wire))
-        if sessions.isEmpty && reason == "unplugged" { log.notice("no touch device: waiting for one to be plugged in") }
-    }
-
-    // MARK: - Time
-
-    /// Arms the timer at the earliest deadline (no syscall when it is where it was armed).
-    private func rearmTimer() {
-        var earliest = watchdogDue
-        for i in sessionList.indices {
-            earliest = Instant.earliest(earliest, sessionList[i].nextDeadline)
-        }
-        timer.arm(at: earliest)
-    }
-
-    private func timerFired() {
-        timer.acknowledge()
-        let now = MonotonicClock.now()
-        for s in sessions.values {
-            guard let d = s.nextDeadline, d <= now else { continue }
-            // The device's queued events first (DeviceSession.deadlineDue).
-            let r = s.deadlineDue(now: MonotonicClock.now) { emit($0, from: s) }
-            handle(r, of: s)
-        }
-        if let due = watchdogDue, due <= now, let interval = notifier.watchdogInterval {
-            notifier.watchdog()
-            watchdogDue = now + interval / 2
-        }
-    }
-
-    // MARK: - Signals
-
-    private func signalArrived() {
-        while let signo = signals?.next() {
-            switch signo {
-            case .hangUp: reload()
-            case .terminate, .interrupt:
-                log.info("stopping (signal \(signo))")
-                notifier.stopping()
-                loop.stop()
-            default: break
-            }
-        }
-    }
-
-    /// Re-reads the config; a bad file is reported and the old config stays in force.
+    /// Re-reads the config; a bad file is reported and the old config stays in force. A good one
+    /// becomes a new plan for every service.
     public func reload() {
         notifier.reloading()
-        defer { notifier.ready(status: "\(sessions.count) device(s)") }
+        defer { notifier.ready(status: "\(sessions.devices.count) device(s)") }
         let new: Config
         do { new = try Config.load(path: options.configPath) } catch {
             let d = error.description
@@ -384,37 +149,10 @@ public final class Daemon {
         config = new
         plan = BindingPlan(new)
         log.level = Logger.Level(rawValue: new.log.level.rawValue) ?? .info
-        hooks?.update(bindings: plan.commandBindings, limits: new.hooks)
-        hookSubscriber?.kindsChanged(plan.hookKinds)
-        actions?.configure(new)
-        reconcileExclusive()
-        server?.policy = SocketPolicy(new.socket)
         log.info("reload: config \(new.file) in force")
-        for s in sessions.values.sorted(by: { $0.id < $1.id }) {
-            let old = s.plan
-            let next = plan.device(s.source.description)
-            let changes = next.recognitionChanges(from: old)
-            guard !changes.isEmpty else { s.offer(next); continue }
-            if !s.offer(next) {
-                log.info("reload: \(s.wire.node): \(changes.joined(separator: "; ")) (from the next moment no finger is down)")
-            }
-        }
+        runner.apply(plan)
     }
 
     /// Asks the loop to stop (from a handler on the loop's thread).
     public func stop() { loop.stop() }
-
-    /// Reverse order of start: devices (their gestures cancelled, clients told), monitor, socket.
-    private func shutdown() {
-        actions?.stop()
-        for s in sessions.values.sorted(by: { $0.id > $1.id }) { end(s, reason: "closed (daemon stopping)") }
-        if let m = monitor { loop.remove(FileDescriptor(rawValue: m.fd)); monitor = nil }
-        hooks?.shutdown()
-        hooks = nil
-        server?.shutdown()
-        server = nil
-        loop.remove(timer.fd)
-        if let signals { loop.remove(signals.descriptor); signals.descriptor.close(); self.signals = nil }
-        log.info("stopped")
-    }
 }

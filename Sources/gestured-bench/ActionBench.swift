@@ -19,7 +19,7 @@ func benchActions(quick: Bool) {
     guard case .success(let chord) = KeyNames.chord("F24") else { return }
     binding.keys = [chord]
     config.bindings = [binding]
-    actions.configure(config)
+    actions.configure(BindingPlan(config))
     guard let node = actions.keyboardNode else {
         unavailable("key_event_ms_p50", "no virtual keyboard: /dev/uinput is not writable here (the kernel suite's VM has it)")
         return

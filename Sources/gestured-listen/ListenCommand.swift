@@ -61,18 +61,19 @@ func listenMain(_ arguments: [String]) -> Int32 {
     }
     if config.bindings.isEmpty { eprint("gestured listen: \(path) has no bindings; gestures will only be logged") }
     let socket = socketPath ?? config.socket.path
-    let runner = HookRunner(bindings: config.commandBindings, limits: config.hooks) { priority, message in
+    let plan = BindingPlan(config)
+    let runner = HookRunner(bindings: plan.commandBindings, limits: config.hooks) { priority, message in
         eprint((priority <= 4 ? "gestured listen: warning: " : "gestured listen: ") + message)
     }
     defer { runner.shutdown() }
     let focus = startFocusTracking(focusChoice, bindings: config.bindings)
     // Ask only for what is bound (an empty list would mean nothing: then ask for everything).
-    let kinds = Set(config.bindings.map(\.gesture))
+    let kinds = plan.boundKinds
     let subscribe = WireEncoder.subscribe(Subscription(kinds: kinds.isEmpty ? nil : kinds))
 
     let lock = config.bindings.isEmpty ? nil : SessionLockWatcher(report: reportLock)
     var lines = ListenLines()
-    var dispatch = ListenDispatch(config: config)   // commands here; keys:/button: → emit requests
+    var dispatch = ListenDispatch(plan: plan)   // commands here; keys:/button: → emit requests
     ReconnectingClient(path: socket, subscribe: subscribe).runReplying { event, send in
         switch event {
         case .connectFailed(let error, _, let first):

@@ -35,6 +35,7 @@ let runSyntax = CommandSyntax(command: "gestured run", help: runUsage, options: 
 
 func runMain(_ arguments: [String]) -> Int32 {
     var o = DaemonOptions()
+    var replay = ReplayOptions()
     o.daemonVersion = version
     o.environment = CurrentProcess.environment
     let parsed = runSyntax.parse(arguments)
@@ -42,16 +43,16 @@ func runMain(_ arguments: [String]) -> Int32 {
         switch argument {
         case .value("--config", let v): o.configPath = v
         case .value("--socket", let v): o.socketPath = v
-        case .value("--replay", let v): o.replays.append(v)
-        case .flag("--replay-loop"): o.replayLoop = true
+        case .value("--replay", let v): replay.recordings.append(v)
+        case .flag("--replay-loop"): replay.loop = true
         case .value("--replay-wait-for-clients", let v):
             guard let n = Int(v), n >= 0 else { return runSyntax.invalid("--replay-wait-for-clients expects a count, got '\(v)'").report() }
-            o.replayWaitForClients = n
+            replay.waitForClients = n
         case .flag("--no-discovery"): o.discoverDevices = false
         case .value("--replay-delay", let v):
             // At most a day: `inf` or 1e300 would trap in the conversion to microseconds.
             guard let s = Double(v), s >= 0, s <= 86_400 else { return runSyntax.invalid("--replay-delay expects seconds 0…86400, got '\(v)'").report() }
-            o.replayDelay = .microseconds(Int64(s * 1_000_000))
+            replay.delay = .microseconds(Int64(s * 1_000_000))
         default: fatalError("gestured bug: run's syntax has no \(argument)")
         }
     }
@@ -62,5 +63,6 @@ func runMain(_ arguments: [String]) -> Int32 {
         Logger.shared.error(error.description)
         return 1
     }
+    if !replay.recordings.isEmpty { daemon.addService(ReplayService(replay, daemon: daemon)) }
     return daemon.run()
 }

@@ -76,8 +76,9 @@ public final class ActionService: GestureSubscriber {
 
     /// The bindings that act (keys or a button), and the devices they need. On reload everything
     /// held is released first; devices whose capabilities still suffice are kept.
-    public func configure(_ config: Config) {
-        bindings = config.bindings.filter { !$0.keys.isEmpty || $0.button != nil }
+    public func configure(_ plan: BindingPlan) {
+        let config = plan.config
+        bindings = plan.actionBindings
         matcher = BindingMatcher(bindings: bindings)
         actions = config.actions
         releaseAll()

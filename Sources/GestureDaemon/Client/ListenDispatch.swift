@@ -14,10 +14,13 @@ public struct ListenDispatch: Sendable {
     private var commands: BindingMatcher
     private var actions: BindingMatcher
 
-    public init(config: Config) {
-        commands = BindingMatcher(bindings: config.commandBindings)
-        actions = BindingMatcher(bindings: config.actionBindings)
+    /// The plan's command bindings run here; its key and button bindings become `emit`s.
+    public init(plan: BindingPlan) {
+        commands = BindingMatcher(bindings: plan.commandBindings)
+        actions = BindingMatcher(bindings: plan.actionBindings)
     }
+
+    public init(config: Config) { self.init(plan: BindingPlan(config)) }
 
     /// The actions `event` fires, commands first, each in file order; `skipped`: bindings that
     /// matched but were left out because `locked`.

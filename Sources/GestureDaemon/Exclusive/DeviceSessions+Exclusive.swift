@@ -2,13 +2,13 @@ import GestureConfig
 import GestureCore
 import LinuxInput
 
-extension Daemon {
+extension DeviceSessions {
     /// `exclusive: true` for a device just opened: its clone now, the grab once no finger is down.
     /// A device that cannot be exclusive stays shared (as without the setting), said in the log.
     func startExclusive(_ s: DeviceSession, settings: DeviceSettings) {
         guard let evdev = (s.source as? EvdevSource)?.evdev else { return }
         do {
-            let x = try ExclusiveDevice(evdev: evdev, hold: settings.exclusiveHold, landing: settings.exclusiveLanding, bindings: config.bindings, log: log)
+            let x = try ExclusiveDevice(evdev: evdev, hold: settings.exclusiveHold, landing: settings.exclusiveLanding, bindings: plan.config.bindings, log: log)
             if !x.finished { s.exclusive = x }
         } catch {
             log.error("devices: \(s.source.node): exclusive: \(error.description)")
@@ -20,10 +20,10 @@ extension Daemon {
     func reconcileExclusive() {
         for s in sessions.values.sorted(by: { $0.id < $1.id }) {
             guard s.source is EvdevSource else { continue }
-            let settings = config.settings(for: s.source.description)
+            let settings = plan.device(s.source.description).settings
             if let x = s.exclusive {
                 x.reconfigure(exclusive: settings.exclusive, hold: settings.exclusiveHold, landing: settings.exclusiveLanding,
-                              bindings: config.bindings)
+                              bindings: plan.config.bindings)
                 if x.finished { s.exclusive = nil }
             } else if settings.exclusive {
                 startExclusive(s, settings: settings)
