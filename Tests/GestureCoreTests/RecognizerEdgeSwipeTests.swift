@@ -43,7 +43,7 @@ import Testing
         // Two fingers rest at the left edge of a screen for 0.5 s, then swipe in.
         check("down 1 at (2,20), 2 at (2,34) at 0ms; move 1 to (22,20), 2 to (22,34) from 600ms by 800ms; up 1, 2 at 810ms",
               on: screen, expect: """
-                longPress began fingers=2 at=500ms; longPress cancelled fingers=2
+                longPress began fingers=2 at=500ms; longPress ended fingers=2
                 edgeSwipe began right edge=left fingers=2; edgeSwipe ended right edge=left fingers=2
                 """)
     }
