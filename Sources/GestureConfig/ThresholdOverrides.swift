@@ -69,6 +69,7 @@ public struct ThresholdKey: Hashable, Sendable, CustomStringConvertible {
         mm("edge_zone_mm", \.edgeZone),
         mm("edge_swipe_commit_distance_mm", \.edgeSwipeCommitDistance),
         deg("edge_swipe_maximum_angle_deg", \.edgeSwipeMaximumAngle),
+        ms("edge_swipe_landing_gap_ms", \.edgeSwipeLandingGap),
         ms("finger_count_debounce_ms", \.fingerCountDebounce),
         mm("resting_contact_maximum_travel_mm", \.restingContactMaximumTravel),
         mm("resting_contact_decision_travel_mm", \.restingContactDecisionTravel),

@@ -75,6 +75,8 @@ public struct RecognizerArena: Sendable {
     /// The finger count the committed gestures run with.
     private var sequenceFingers = 0
     private var countChangeSince: Instant?
+    /// When the touch sequence's first finger landed.
+    private var sequenceStart = Instant.zero
     private var lastTime: Instant?
     private let semiMT: Bool
     /// BTN_TOOL_* counts beyond the positioned touches are real (see `MotionTracker.update`).
@@ -261,6 +263,7 @@ public struct RecognizerArena: Sendable {
 
     private mutating func beginSequence(_ m: MotionSample) {
         inSequence = true
+        sequenceStart = m.time
         committed = nil
         countChangeSince = nil
         sequenceFingers = m.fingers
@@ -271,7 +274,8 @@ public struct RecognizerArena: Sendable {
         resetMotionRecognizers(m, at: m.time)
         tap.reset()
         if bound(.edgeSwipe) {
-            edge.sequenceBegan(m, width: sink.width, height: sink.height, thresholds)
+            edge.sequenceBegan(tracker.landingExtent(sequenceStart: m.time, gap: thresholds.edgeSwipeLandingGap),
+                               width: sink.width, height: sink.height, thresholds)
         } else {
             edge.fail()
         }
@@ -308,6 +312,12 @@ public struct RecognizerArena: Sendable {
 
     private mutating func feed(_ m: MotionSample) {
         let t = thresholds
+        if (m.fingerLanded || m.edgePalmLanded) && committed == nil && m.fingers <= 5
+            && m.totalDistance < t.panSlop(fingers: m.fingers) {
+            // Fingers landing together decide the edge zone together (EdgeSwipeRecognizer).
+            edge.fingerLanded(tracker.landingExtent(sequenceStart: sequenceStart, gap: t.edgeSwipeLandingGap),
+                              width: sink.width, height: sink.height, t)
+        }
         let completed = tap.update(m, t)
         flushFirstTapIfSecondFailed(completed, at: m.time)
 

@@ -52,6 +52,11 @@ public struct Thresholds: Hashable, Sendable {
     public var edgeZone: Millimeters
     public var edgeSwipeCommitDistance: Millimeters
     public var edgeSwipeMaximumAngle: Degrees
+    /// A contact landing in a touchpad's edge-palm zone this close in time to the sequence's
+    /// first finger is one of the fingers that land together, for the edge zone of a
+    /// multi-finger edge swipe (fingers of one hand land within about 70 ms; a palm resting at
+    /// the edge 100 ms before a finger lands elsewhere is none).
+    public var edgeSwipeLandingGap: Duration = .milliseconds(80)
     // arbitration
     public var fingerCountDebounce: Duration
     // resting contacts, thumbs, palms (see RestingContacts.swift)

@@ -275,11 +275,11 @@ private func touchscreen(name: String = "ELAN Touchscreen") -> DeviceDescription
         let c = try Config.parse("""
             thresholds:
               touchpad: {long_press_drag: true, tap_quick_maximum_excursion_mm: 4.5,
-                         touch_jump_distance_mm: 25, touch_jump_increase_mm: 0}
+                         touch_jump_distance_mm: 25, touch_jump_increase_mm: 0, edge_swipe_landing_gap_ms: 60}
             """, file: "t.yaml")
         let t = c.thresholds(for: touchpad())
         #expect(t.longPressDrag && t.tapQuickMaximumExcursion == 4.5)
-        #expect(t.touchJumpDistance == 25 && t.touchJumpIncrease == 0)
+        #expect(t.touchJumpDistance == 25 && t.touchJumpIncrease == 0 && t.edgeSwipeLandingGap == .milliseconds(60))
         let d = Thresholds.defaults(for: touchpad())
         #expect(!d.longPressDrag && d.tapQuickMaximumExcursion == 5 && d.touchJumpDistance == 20 && d.touchJumpIncrease == 7)
     }

@@ -47,9 +47,9 @@ struct MotionSample {
     /// A contact that was counted turned out to be a palm in this frame (its tool type became
     /// MT_TOOL_PALM, or it grew to palm size): the touch is no tap.
     var palmDetected = false
-    /// A contact that landed in the edge-palm zone was released in this frame (it is a finger,
-    /// counted from here on): where it landed, for the edge swipe (see `ContactRules`).
-    var releasedFromEdgeAt: (x: Millimeters, y: Millimeters)?
+    /// A contact landed in the edge-palm zone in this frame (for the edge swipe's zone, see
+    /// `MotionTracker.landingExtent`).
+    var edgePalmLanded = false
     /// Smoothed centroid velocity, mm/s.
     var velocityX: Double = 0
     var velocityY: Double = 0
@@ -198,6 +198,7 @@ struct MotionTracker {
         // A counted contact the decoder now reports as a palm (MT_TOOL_PALM while down) is gone:
         // forget it, and note it for the tap.
         sample.palmDetected = false
+        sample.edgePalmLanded = false
         for t in frame.touches where t.tool == .palm && !t.phase.isActive {
             guard let i = index(of: t.id) else { continue }
             if !touches[i].excluded { sample.palmDetected = true }
@@ -220,7 +221,7 @@ struct MotionTracker {
                 } else {
                     let palm = rules.enabled && !semiMT && rules.landsInEdgePalmZone(t)
                     add(t, at: frame.time, edgePalm: palm)
-                    if palm { resting += 1 } else { positioned += 1; began = true }
+                    if palm { resting += 1; sample.edgePalmLanded = true } else { positioned += 1; began = true }
                 }
             }
         }
@@ -302,7 +303,6 @@ struct MotionTracker {
         lastTime = frame.time
         sample.buttonDown = frame.buttonDown
         sample.contactDropped = false
-        sample.releasedFromEdgeAt = nil
         if rules.enabled && !semiMT { applyContactRules(frame, trustToolCount: trustToolCount) }
         lastFingers = sample.fingers
     }

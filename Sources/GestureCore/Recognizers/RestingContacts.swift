@@ -197,10 +197,7 @@ extension MotionTracker {
             remeasure(frame, trustToolCount: trustToolCount)
             sample.palmDetected = palm
             sample.contactDropped = dropped
-            if let r = released {
-                sample.fingerLanded = true
-                sample.releasedFromEdgeAt = (touches[r].restX, touches[r].restY)
-            }
+            if released != nil { sample.fingerLanded = true }
         }
     }
 
