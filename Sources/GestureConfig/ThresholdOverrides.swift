@@ -48,6 +48,7 @@ public struct ThresholdKey: Hashable, Sendable, CustomStringConvertible {
         ms("tap_timeout_ms", \.tapTimeout),
         ms("tap_timeout_per_extra_finger_ms", \.tapTimeoutPerExtraFinger),
         mm("tap_maximum_excursion_mm", \.tapMaximumExcursion),
+        mm("tap_quick_maximum_excursion_mm", \.tapQuickMaximumExcursion),
         mm("tap_maximum_movement_mm", \.tapMaximumMovement),
         ms("tap_quick_duration_ms", \.tapQuickDuration),
         mm("tap_quick_maximum_movement_mm", \.tapQuickMaximumMovement),
@@ -58,6 +59,7 @@ public struct ThresholdKey: Hashable, Sendable, CustomStringConvertible {
         ms("long_press_duration_ms", \.longPressDuration),
         mm("long_press_maximum_movement_mm", \.longPressMaximumMovement),
         .init("long_press_cancels_on_movement", .boolean, .flag(\.longPressCancelsOnMovement)),
+        .init("long_press_drag", .boolean, .flag(\.longPressDrag)),
         mm("pan_slop_mm", \.panSlop),
         mm("pan_slop_per_extra_finger_mm", \.panSlopPerExtraFinger),
         mm("swipe_minimum_distance_mm", \.swipeMinimumDistance),
@@ -67,6 +69,7 @@ public struct ThresholdKey: Hashable, Sendable, CustomStringConvertible {
         mm("edge_zone_mm", \.edgeZone),
         mm("edge_swipe_commit_distance_mm", \.edgeSwipeCommitDistance),
         deg("edge_swipe_maximum_angle_deg", \.edgeSwipeMaximumAngle),
+        ms("edge_swipe_landing_gap_ms", \.edgeSwipeLandingGap),
         ms("finger_count_debounce_ms", \.fingerCountDebounce),
         mm("resting_contact_maximum_travel_mm", \.restingContactMaximumTravel),
         mm("resting_contact_decision_travel_mm", \.restingContactDecisionTravel),
@@ -77,6 +80,8 @@ public struct ThresholdKey: Hashable, Sendable, CustomStringConvertible {
         mm("palm_minimum_touch_major_mm", \.palmMinimumTouchMajor),
         mm("edge_palm_zone_width_mm", \.edgePalmZoneWidth),
         mm("edge_palm_release_travel_mm", \.edgePalmReleaseTravel),
+        mm("touch_jump_distance_mm", \.touchJumpDistance),
+        mm("touch_jump_increase_mm", \.touchJumpIncrease),
     ]
 
     public static func named(_ name: String) -> ThresholdKey? { all.first { $0.name == name } }

@@ -16,8 +16,10 @@
 ///   a count back to the original within the debounce changes nothing; all fingers up ends them.
 /// - **More than five fingers** cancel everything in flight; nothing more is recognized until
 ///   every finger has lifted.
-/// - **Take-overs.** An edge swipe, pinch or rotate may take over a long press in flight (it is
-///   cancelled first); a rotate may take over a pan that turns 2 × `rotateMinimumAngle` within
+/// - **Take-overs.** Motion after a hold ends the long press (`ended`) and begins a pan, swipe,
+///   pinch, rotate or edge swipe; with `longPressDrag` the motion is the long press's `changed`
+///   and only an edge swipe, or a pinch or rotate that is not mostly translation, takes it over.
+///   A rotate may take over a pan that turns 2 × `rotateMinimumAngle` within
 ///   its first 2 × `swipeMinimumDistance` of path.
 /// - **Tap first.** Motion gestures wait until the tap has failed (a finger strayed
 ///   `tapMaximumExcursion`, or the tap timeout passed); the pan that then begins carries all the
@@ -73,6 +75,8 @@ public struct RecognizerArena: Sendable {
     /// The finger count the committed gestures run with.
     private var sequenceFingers = 0
     private var countChangeSince: Instant?
+    /// When the touch sequence's first finger landed.
+    private var sequenceStart = Instant.zero
     private var lastTime: Instant?
     private let semiMT: Bool
     /// BTN_TOOL_* counts beyond the positioned touches are real (see `MotionTracker.update`).
@@ -266,6 +270,7 @@ public struct RecognizerArena: Sendable {
 
     private mutating func beginSequence(_ m: MotionSample) {
         inSequence = true
+        sequenceStart = m.time
         committed = nil
         countChangeSince = nil
         sequenceFingers = m.fingers
@@ -276,7 +281,8 @@ public struct RecognizerArena: Sendable {
         resetMotionRecognizers(m, at: m.time)
         tap.reset()
         if bound(.edgeSwipe) {
-            edge.sequenceBegan(m, width: sink.width, height: sink.height, thresholds)
+            edge.sequenceBegan(tracker.landingExtent(sequenceStart: m.time, gap: thresholds.edgeSwipeLandingGap),
+                               width: sink.width, height: sink.height, thresholds)
         } else {
             edge.fail()
         }
@@ -313,6 +319,12 @@ public struct RecognizerArena: Sendable {
 
     private mutating func feed(_ m: MotionSample) {
         let t = thresholds
+        if (m.fingerLanded || m.edgePalmLanded) && committed == nil && m.fingers <= 5
+            && m.totalDistance < t.panSlop(fingers: m.fingers) {
+            // Fingers landing together decide the edge zone together (EdgeSwipeRecognizer).
+            edge.fingerLanded(tracker.landingExtent(sequenceStart: sequenceStart, gap: t.edgeSwipeLandingGap),
+                              width: sink.width, height: sink.height, t)
+        }
         let completed = tap.update(m, t)
         flushFirstTapIfSecondFailed(completed, at: m.time)
 
@@ -321,18 +333,28 @@ public struct RecognizerArena: Sendable {
         // They also wait while a still contact may yet turn out to rest (RestingContacts.swift).
         let motionAllowed = tap.state != .possible && (committed == nil || m.fingers == sequenceFingers)
             && !m.restingUndecided
-        // An edge swipe, a pinch or a rotate may take over a long press (a pause before the
-        // swipe from the edge, the 3M recording's 5 fingers resting before they pinch); a pan
-        // may not: moving after a hold is the long press's own `changed`.
-        let edgeAllowed = motionAllowed && (allows(.edge) || committed == .longPress)
+        // Motion after a hold ends it and is a gesture of its own (libinput ends a hold when the
+        // fingers move and starts the scroll or swipe): fingers that rest and then scroll or zoom
+        // make a pan or a pinch. With `longPressDrag` the motion is the long press's own
+        // `changed` (a drag, UIKit's arbitration), and only an edge swipe, a pinch or a rotate
+        // may take it over.
+        let holding = committed == .longPress
+        let holdGivesWay = holding && !t.longPressDrag
+        if holding {
+            pinch.reset(); rotate.reset()
+            if holdGivesWay { pan.reset(); swipe.reset() }
+        }
+        // An edge swipe may take over a long press in both modes (a pause before the swipe from
+        // the edge).
+        let edgeAllowed = motionAllowed && (allows(.edge) || holding)
         if edge.update(m, allowed: edgeAllowed, t, sink: &sink) {
             takeOverLongPress(m)
             commit(.edge)
         }
         longPress.update(m, t, sink: &sink)
-        let translationAllowed = motionAllowed && allows(.translation) && !edge.isPossible
-        if pan.update(m, allowed: translationAllowed, t, sink: &sink) { commit(.translation) }
-        if swipe.update(m, allowed: translationAllowed, t, sink: &sink) { commit(.translation) }
+        let translationAllowed = motionAllowed && (allows(.translation) || holdGivesWay) && !edge.isPossible
+        if pan.update(m, allowed: translationAllowed, t, sink: &sink) { takeOverLongPress(m); commit(.translation) }
+        if swipe.update(m, allowed: translationAllowed, t, sink: &sink) { takeOverLongPress(m); commit(.translation) }
         // A pan whose fingers turn twice the rotate threshold within its first stretch (twice the
         // swipe distance of path) becomes a rotate: two fingers close together can translate
         // before they turn (the 3M recording's 2-finger turns), while a hand drifting round
@@ -344,9 +366,10 @@ public struct RecognizerArena: Sendable {
             pinch.reset(); rotate.reset()
             committed = nil
         }
-        if committed == .longPress { pinch.reset(); rotate.reset() }
-        // Fingers sliding on after a hold, spreading or swinging a little, are its drag (Nexio).
-        let takesOverHold = committed == .longPress && !m.translationDominates
+        // With `longPressDrag`, fingers sliding on after a hold, spreading or swinging a little,
+        // are its drag (the Nexio recording); a pinch or rotate whose motion is not mostly
+        // translation takes it over (the 3M recording's 5 fingers resting before they pinch).
+        let takesOverHold = committed == .longPress && (!t.longPressDrag || !m.translationDominates)
         let transformAllowed = motionAllowed && (allows(.transform) || takesOverHold) && !frameIsSemiMT
         if pinch.update(m, allowed: transformAllowed, t, sink: &sink) { takeOverLongPress(m); commit(.transform) }
         if rotate.update(m, allowed: transformAllowed, t, sink: &sink) { takeOverLongPress(m); commit(.transform) }
@@ -362,11 +385,11 @@ public struct RecognizerArena: Sendable {
     }
 
     /// A gesture that just began (its event is the last one) takes over a long press in flight:
-    /// the long press is cancelled first.
+    /// the long press `ended` first, in the same frame (the hold happened; the motion is new).
     private mutating func takeOverLongPress(_ m: MotionSample) {
         guard committed == .longPress else { return }
         let began = sink.events.removeLast()
-        longPress.finish(.cancelled, m, at: m.time, thresholds, sink: &sink)
+        longPress.takenOver(m, at: m.time, sink: &sink)
         sink.events.append(began)
         committed = nil
     }

@@ -19,6 +19,11 @@ public struct Thresholds: Hashable, Sendable {
     /// ALPS double tap rolls 2.8 mm out within 70 ms), a slow one that moved is a small stroke.
     public var tapQuickDuration: Duration = .milliseconds(80)
     public var tapQuickMaximumMovement: Millimeters = 2
+    /// A contact this short may also stray `tapQuickMaximumExcursion` instead of
+    /// `tapMaximumExcursion` before it lifts: a quick tap's landing jitters (a 71 ms tap swings
+    /// 4 mm out and back within 50 ms). Pans and swipes wait for the tap to fail, so this is
+    /// also how far a finger moves in its first `tapQuickDuration` before they begin.
+    public var tapQuickMaximumExcursion: Millimeters = 5
     // double tap
     public var doubleTapMaximumGap: Duration
     public var doubleTapGapPerExtraFinger: Duration
@@ -29,6 +34,10 @@ public struct Thresholds: Hashable, Sendable {
     public var longPressMaximumMovement: Millimeters
     /// Cancel a long press that began when the fingers then move past the slop.
     public var longPressCancelsOnMovement: Bool
+    /// Motion after a hold is the long press's own `changed` (a drag), not a pan or swipe. Off,
+    /// the motion ends the long press and begins a pan, swipe, pinch or rotate (a person who
+    /// rests and then scrolls or zooms means the scroll or the zoom).
+    public var longPressDrag = false
     // pan
     public var panSlop: Millimeters
     public var panSlopPerExtraFinger: Millimeters
@@ -43,6 +52,11 @@ public struct Thresholds: Hashable, Sendable {
     public var edgeZone: Millimeters
     public var edgeSwipeCommitDistance: Millimeters
     public var edgeSwipeMaximumAngle: Degrees
+    /// A contact landing in a touchpad's edge-palm zone this close in time to the sequence's
+    /// first finger is one of the fingers that land together, for the edge zone of a
+    /// multi-finger edge swipe (fingers of one hand land within about 70 ms; a palm resting at
+    /// the edge 100 ms before a finger lands elsewhere is none).
+    public var edgeSwipeLandingGap: Duration = .milliseconds(80)
     // arbitration
     public var fingerCountDebounce: Duration
     // resting contacts, thumbs, palms (see RestingContacts.swift)
@@ -68,6 +82,14 @@ public struct Thresholds: Hashable, Sendable {
     /// swiping in from the edge or scrolling along it); 0 off.
     public var edgePalmZoneWidth: Millimeters = 0
     public var edgePalmReleaseTravel: Millimeters = 3
+    // sensor glitches
+    /// Touchpads: a touch whose step in one frame, scaled to a 12 ms frame, is longer than this
+    /// jumped (libinput's jump detection): a sensor glitch, not motion, so the step is left out
+    /// of every gesture (the touch goes on from where it jumped to). 0 off.
+    public var touchJumpDistance: Millimeters = 0
+    /// … and so did one whose step (scaled the same way) is this much longer than its previous
+    /// one. Frames more than 30 ms apart are not judged. 0 off.
+    public var touchJumpIncrease: Millimeters = 0
 
     public init(tapTimeout: Duration, tapMaximumMovement: Millimeters, doubleTapMaximumGap: Duration,
                 doubleTapGapPerExtraFinger: Duration, doubleTapMinimumGap: Duration,
@@ -123,6 +145,11 @@ public struct Thresholds: Hashable, Sendable {
         duration <= tapQuickDuration ? Swift.max(tapMaximumMovement, tapQuickMaximumMovement) : tapMaximumMovement
     }
 
+    /// How far a contact down for `duration` may have strayed and still be a tap.
+    public func tapMaximumExcursion(duration: Duration) -> Millimeters {
+        duration <= tapQuickDuration ? Swift.max(tapMaximumExcursion, tapQuickMaximumExcursion) : tapMaximumExcursion
+    }
+
     /// The double-tap gap for taps with `fingers` fingers.
     public func doubleTapMaximumGap(fingers: Int) -> Duration {
         doubleTapMaximumGap + doubleTapGapPerExtraFinger * Swift.max(0, fingers - 1)
@@ -164,6 +191,8 @@ public struct Thresholds: Hashable, Sendable {
             if shorter > 0 { t.edgeZone = Swift.min(8, 0.08 * shorter) }
             if h > 0 { t.thumbZoneHeight = Swift.min(15, 0.25 * h) }
             if w > 0 { t.edgePalmZoneWidth = device.sizeKnown ? Swift.min(8, 0.08 * w) : 0.05 * w }
+            t.touchJumpDistance = 20
+            t.touchJumpIncrease = 7
             return t
         }
         var t = touchscreenDefaults
@@ -173,6 +202,7 @@ public struct Thresholds: Hashable, Sendable {
         }
         t.tapMaximumExcursion = 6
         t.tapQuickMaximumMovement = 3
+        t.tapQuickMaximumExcursion = 8
         return t
     }
 }

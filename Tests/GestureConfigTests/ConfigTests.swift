@@ -269,7 +269,19 @@ private func touchscreen(name: String = "ELAN Touchscreen") -> DeviceDescription
         #expect(t.restingContactLandingGap == .milliseconds(200) && t.thumbZoneHeight == 12)
         #expect(t.thumbMinimumTouchMajor == 14 && t.thumbMinimumPressurePercent == 80 && t.palmMinimumTouchMajor == 30)
         #expect(t.edgePalmZoneWidth == 6 && t.edgePalmReleaseTravel == 4)
-        for key in ThresholdKey.all { #expect(key.value(in: t) != 0 || key.name.hasSuffix("_per_extra_finger_ms") || key.name == "double_tap_minimum_gap_ms" || key.name == "long_press_cancels_on_movement", "\(key) has no value") }
+        for key in ThresholdKey.all { #expect(key.value(in: t) != 0 || key.name.hasSuffix("_per_extra_finger_ms") || key.name == "double_tap_minimum_gap_ms" || key.name == "long_press_cancels_on_movement" || key.name == "long_press_drag", "\(key) has no value") }
+    }
+    @Test func test_holdJumpAndQuickExcursionKeys_applyInTheirUnits() throws {
+        let c = try Config.parse("""
+            thresholds:
+              touchpad: {long_press_drag: true, tap_quick_maximum_excursion_mm: 4.5,
+                         touch_jump_distance_mm: 25, touch_jump_increase_mm: 0, edge_swipe_landing_gap_ms: 60}
+            """, file: "t.yaml")
+        let t = c.thresholds(for: touchpad())
+        #expect(t.longPressDrag && t.tapQuickMaximumExcursion == 4.5)
+        #expect(t.touchJumpDistance == 25 && t.touchJumpIncrease == 0 && t.edgeSwipeLandingGap == .milliseconds(60))
+        let d = Thresholds.defaults(for: touchpad())
+        #expect(!d.longPressDrag && d.tapQuickMaximumExcursion == 5 && d.touchJumpDistance == 20 && d.touchJumpIncrease == 7)
     }
     @Test func test_percentAbove100_isAnError() {
         let d = errors("thresholds:\n  touchpad: {thumb_minimum_pressure_percent: 120}\n")

@@ -36,9 +36,17 @@ import Testing
             move 1 to (90,60), 2 to (150,60) by 200ms; up 1, 2 at 210ms
             """, on: screen, expect: "pinch began fingers=2; pinch ended out fingers=2")
     }
-    @Test func arena_longPressCommitted_excludesSwipe() {
+    @Test func arena_longPressDrag_excludesSwipe() {
         check("down 1 at (50,35) at 0ms; move 1 to (80,35) from 600ms by 700ms; up 1 at 710ms", on: pad,
-              expect: "longPress began fingers=1 at=500ms; longPress ended fingers=1", bound: [.longPress, .swipe, .pan])
+              expect: "longPress began fingers=1 at=500ms; longPress ended fingers=1 at=710ms", bound: [.longPress, .swipe, .pan],
+              tweak: { $0.longPressDrag = true })
+    }
+    @Test func arena_motionAfterLongPress_endsItAndSwipes() {
+        check("down 1 at (50,35) at 0ms; move 1 to (80,35) from 600ms by 700ms; up 1 at 710ms", on: pad,
+              expect: """
+                longPress began fingers=1 at=500ms; longPress ended fingers=1 at=610ms
+                pan began right fingers=1 at=610ms; swipe recognized right fingers=1 at=620ms; pan ended right fingers=1 at=710ms
+                """, bound: [.longPress, .swipe, .pan])
     }
     @Test func arena_nextDeadline_andAdvance() {
         var arena = RecognizerArena(device: pad, thresholds: .defaults(for: pad))
@@ -90,10 +98,10 @@ import Testing
         // A 1-finger pan is under way when a 2nd finger lands: no swipe with 1 or 2 fingers fires
         // during the debounce; after it, the 2-finger motion starts afresh.
         check("""
-            down 1 at (20,35) at 0ms; move 1 to (25,35) by 30ms; down 2 at (25,50) at 40ms
-            move 1 to (40,35), 2 to (40,50) by 130ms; move 1 to (70,35), 2 to (70,50) by 300ms; up 1, 2 at 310ms
+            down 1 at (20,35) at 0ms; move 1 to (24.5,35) by 30ms; move 1 to (25,35) by 90ms; down 2 at (25,50) at 100ms
+            move 1 to (40,35), 2 to (40,50) by 190ms; move 1 to (70,35), 2 to (70,50) by 360ms; up 1, 2 at 370ms
             """, on: pad, expect: """
-            pan began right fingers=1; pan cancelled fingers=1 at=140ms; pan began right fingers=2
+            pan began right fingers=1 at=90ms; pan cancelled fingers=1 at=200ms; pan began right fingers=2
             swipe recognized right fingers=2; pan ended right fingers=2
             """)
     }

@@ -43,7 +43,7 @@ import Testing
         // Two fingers rest at the left edge of a screen for 0.5 s, then swipe in.
         check("down 1 at (2,20), 2 at (2,34) at 0ms; move 1 to (22,20), 2 to (22,34) from 600ms by 800ms; up 1, 2 at 810ms",
               on: screen, expect: """
-                longPress began fingers=2 at=500ms; longPress cancelled fingers=2
+                longPress began fingers=2 at=500ms; longPress ended fingers=2
                 edgeSwipe began right edge=left fingers=2; edgeSwipe ended right edge=left fingers=2
                 """)
     }
@@ -74,5 +74,50 @@ import Testing
               expect: "edgeSwipe began right edge=left fingers=1; edgeSwipe ended right edge=left fingers=1")
         check("down 1 at (2.5,50) at 0ms; move 1 to (25,50) by 100ms; up 1 at 110ms", on: unknown,
               expect: "pan began right fingers=1; swipe recognized right fingers=1; pan ended right fingers=1")
+    }
+}
+
+/// Two-finger edge swipes: the finger nearest the edge decides whether the swipe starts in the
+/// edge zone, counting every finger that lands before the fingers move (edge palms among them).
+@Suite struct TwoFingerEdgeZoneTests {
+    /// A touch tablet's size: 125 × 85 mm, so the edge zone is min(8, 8 % of 85) = 6.8 mm and the
+    /// edge-palm zone min(8, 8 % of 125) = 8 mm.
+    let tablet = ScenarioDevices.touchpad(width: 125, height: 85)
+
+    func sideBySide(trailingX x: Double, secondAt ms: Int = 0) -> String {
+        """
+        down 2 at (\(x + 17.5),40) at 0ms; down 1 at (\(x),40) at \(ms)ms
+        move 1 to (\(x + 95),41), 2 to (\(x + 112.5),41) from \(ms)ms by \(ms + 500)ms; up 1, 2 at \(ms + 510)ms
+        """
+    }
+    @Test func fingersSideBySide_trailingOneAtTheEdge_isAnEdgeSwipe() {
+        // The trailing finger 2.5 mm from the left edge, the leading one 17.5 mm further in;
+        // they cross the tablet's width.
+        check(sideBySide(trailingX: 2.5), on: tablet,
+              expect: "edgeSwipe began right edge=left fingers=2; edgeSwipe ended right edge=left fingers=2")
+    }
+    @Test func trailingFingerLandingJustAfter_stillCounts() {
+        check(sideBySide(trailingX: 2.5, secondAt: 30), on: tablet,
+              expect: "edgeSwipe began right edge=left fingers=2; edgeSwipe ended right edge=left fingers=2")
+    }
+    @Test func trailingFinger_justInsideAndOutsideTheEdgeZone() {
+        check(sideBySide(trailingX: 6.7), on: tablet,
+              expect: "edgeSwipe began right edge=left fingers=2; edgeSwipe ended right edge=left fingers=2")
+        check(sideBySide(trailingX: 6.9), on: tablet,
+              expect: "pan began right fingers=2; swipe recognized right fingers=2; pan ended right fingers=2")
+    }
+    @Test func trailingFinger_landingJustWithinAndPastTheLandingGap() {
+        // The trailing finger lands in the edge-palm zone 79 ms (together) or 81 ms (apart)
+        // after the leading one (edgeSwipeLandingGap: 80 ms).
+        check(sideBySide(trailingX: 2.5, secondAt: 79), on: tablet,
+              expect: "edgeSwipe began right edge=left fingers=2; edgeSwipe ended right edge=left fingers=2")
+        check(sideBySide(trailingX: 2.5, secondAt: 81), on: tablet,
+              expect: "pan began right; swipe recognized right; pan ended right fingers=2")
+    }
+    @Test func palmRestingLongBeforeAtTheEdge_makesNoEdgeSwipe() {
+        // A contact rests at the left edge for 500 ms before a finger lands in the middle and
+        // swipes right: the finger's swipe, not an edge swipe.
+        check("down 1 at (3,60) at 0ms; down 2 at (40,40) at 500ms; move 2 to (80,40) from 500ms by 800ms; up 2 at 810ms; up 1 at 900ms",
+              on: tablet, expect: "pan began right fingers=1; swipe recognized right fingers=1; pan ended right fingers=1")
     }
 }

@@ -81,7 +81,7 @@ func turn(fingers: Int, cx: Double, cy: Double, radius: Double, from a0: Double,
     @Test func rotate_afterALongPress_takesItOver() {
         let r = turn(fingers: 2, cx: 150, cy: 100, radius: 20, from: 0, to: 40, startMs: 0, holdUntilMs: 600)
         check("\(r.downs); \(r.moves); up 1, 2 at \(r.endMs + 10)ms", on: screen, expect: """
-            longPress began fingers=2 at=500ms; longPress cancelled fingers=2
+            longPress began fingers=2 at=500ms; longPress ended fingers=2
             rotate began clockwise fingers=2; rotate ended clockwise fingers=2
             """)
     }

@@ -64,13 +64,40 @@ import Testing
         // Real taps roll out and back (ALPS: 2.8 mm in 70 ms). Touchpad excursion: 4 mm.
         check("down 1 at (50,35) at 0ms; move 1 to (53.9,35) by 30ms; move 1 to (50.5,35) by 60ms; up 1 at 70ms", on: pad,
               expect: "tap recognized fingers=1", bound: noDouble)
-        check("down 1 at (50,35) at 0ms; move 1 to (54.1,35) by 30ms; move 1 to (50.5,35) by 60ms; up 1 at 70ms", on: pad,
-              expect: "pan began right fingers=1 at=30ms; pan ended right fingers=1", bound: noDouble)
+        // Down longer than tapQuickDuration (80 ms): the 4 mm excursion holds.
+        check("down 1 at (50,35) at 0ms; move 1 to (54.1,35) by 30ms; move 1 to (50.5,35) by 60ms; move 1 to (50.5,35) by 130ms; up 1 at 140ms",
+              on: pad, expect: "nothing", bound: noDouble)
         // Touchscreen excursion: 6 mm.
-        check("down 1 at (100,100) at 0ms; move 1 to (100,105.9) by 30ms; move 1 to (100,101) by 60ms; up 1 at 70ms", on: screen,
+        check("down 1 at (100,100) at 0ms; move 1 to (100,105.9) by 30ms; move 1 to (100,101) by 60ms; move 1 to (100,101) by 130ms; up 1 at 140ms",
+              on: screen, expect: "tap recognized fingers=1", bound: noDouble)
+        check("down 1 at (100,100) at 0ms; move 1 to (100,106.1) by 30ms; move 1 to (100,101) by 60ms; move 1 to (100,101) by 130ms; up 1 at 140ms",
+              on: screen, expect: "nothing", bound: noDouble)
+    }
+    // A quick tap's landing jitters: a contact no longer than tapQuickDuration (80 ms) may stray
+    // tapQuickMaximumExcursion (touchpad 5 mm, touchscreen 8 mm) before it lifts.
+    @Test func quickTap_landingJitter_swingsOutAndBack_isATap() {
+        // 71 ms, 4.2 mm out and back within 50 ms, lifting 1 mm from where it landed.
+        check("down 1 at (50,35) at 0ms; move 1 to (54.2,35) by 20ms; move 1 to (51,35) by 50ms; up 1 at 71ms", on: pad,
+              expect: "tap recognized fingers=1 at=71ms", bound: noDouble)
+    }
+    @Test func quickTap_excursionEdges_touchpad() {
+        check("down 1 at (50,35) at 0ms; move 1 to (54.9,35) by 30ms; move 1 to (51,35) by 60ms; up 1 at 71ms", on: pad,
               expect: "tap recognized fingers=1", bound: noDouble)
-        check("down 1 at (100,100) at 0ms; move 1 to (100,106.1) by 30ms; move 1 to (100,101) by 60ms; up 1 at 70ms", on: screen,
-              expect: "pan began down fingers=1; pan ended down fingers=1", bound: noDouble)
+        check("down 1 at (50,35) at 0ms; move 1 to (55.1,35) by 30ms; move 1 to (51,35) by 60ms; up 1 at 71ms", on: pad,
+              expect: "pan began right fingers=1 at=30ms; pan ended right fingers=1", bound: noDouble)
+    }
+    @Test func quickTap_durationEdges() {
+        // 4.5 mm out and back: a tap when the contact lasts 80 ms, none when it lasts 81 ms.
+        check("down 1 at (50,35) at 0ms; move 1 to (54.5,35) by 30ms; move 1 to (51,35) by 60ms; up 1 at 80ms", on: pad,
+              expect: "tap recognized fingers=1", bound: noDouble)
+        check("down 1 at (50,35) at 0ms; move 1 to (54.5,35) by 30ms; move 1 to (51,35) by 60ms; up 1 at 81ms", on: pad,
+              expect: "nothing", bound: noDouble)
+    }
+    @Test func quickTap_excursionEdges_touchscreen() {
+        check("down 1 at (100,100) at 0ms; move 1 to (100,107.9) by 30ms; move 1 to (100,101) by 60ms; up 1 at 71ms", on: screen,
+              expect: "tap recognized fingers=1", bound: noDouble)
+        check("down 1 at (100,100) at 0ms; move 1 to (100,108.1) by 30ms; move 1 to (100,101) by 60ms; up 1 at 71ms", on: screen,
+              expect: "pan began down fingers=1 at=30ms; pan ended down fingers=1", bound: noDouble)
     }
     @Test func tap_semiMT_twoFingers_boxJumpsDoNotFailTheTap() {
         let semi = ScenarioDevices.touchpad(semiMT: true, slots: 2)

@@ -1,7 +1,10 @@
 /// Long press (hold), 1–5 fingers: `began` when `longPressDuration` has passed since the finger
 /// count last changed with every finger still (moved less than `longPressMaximumMovement`) and
 /// no physical button pressed (a held click is a click or a drag);
-/// `changed` on each frame the fingers move after that; `ended` at lift; `cancelled` when the
+/// `changed` on each frame the fingers move after that; `ended` at lift, or when another gesture
+/// takes the motion over (the arena: by default a pan, swipe, pinch, rotate or edge swipe that
+/// begins after the hold; with `longPressDrag` only an edge swipe, or a pinch or rotate that is
+/// not mostly translation, so the motion is this gesture's drag); `cancelled` when the
 /// fingers move past `longPressMaximumMovement` after it began only if
 /// `longPressCancelsOnMovement`, and (by the arena) when the finger count changes for longer than
 /// the debounce, on SYN_DROPPED and on device removal.
@@ -13,8 +16,8 @@
 ///    │                              │  └──┘ finger count changes:           │  └─ moved past slop and
 ///    │                              │       restart the timer               │     cancelsOnMovement
 ///    │   moved ≥ slop, button down, ▼                                       │     → cancelled ─► failed
-///    │            > 5 fingers,   failed                                     │
-///    │            another commits   │                             all up    ▼
+///    │            > 5 fingers,   failed ◄── another gesture begins: ended ──┤
+///    │            another commits   │       (taken over, see the arena)     │ all up
 ///    └──────────── all up ──────────┴──────────────────────────────────── ended
 /// ```
 struct LongPressRecognizer: ContinuousRecognizer {
@@ -81,6 +84,14 @@ struct LongPressRecognizer: ContinuousRecognizer {
         guard state == .began else { return }
         sink.events.append(event(phase, at: time, m, sink: sink))
         state = phase == .ended ? .idle : .failed
+    }
+
+    /// Another gesture began from the hold's fingers: the long press `ended` (the hold
+    /// happened) and stays failed until every finger lifts.
+    mutating func takenOver(_ m: MotionSample, at time: Instant, sink: inout EventSink) {
+        guard state == .began else { return }
+        sink.events.append(event(.ended, at: time, m, sink: sink))
+        state = .failed
     }
 
     private func event(_ phase: GesturePhase, at time: Instant, _ m: MotionSample, sink: EventSink) -> GestureEvent {

@@ -44,9 +44,12 @@ struct MotionSample {
     /// A contact was dropped in this frame as resting or a palm (the count fell, but the
     /// translation so far is already that of the fingers left).
     var contactDropped = false
-    /// A contact that landed in the edge-palm zone was released in this frame (it is a finger,
-    /// counted from here on): where it landed, for the edge swipe (see `ContactRules`).
-    var releasedFromEdgeAt: (x: Millimeters, y: Millimeters)?
+    /// A contact that was counted turned out to be a palm in this frame (its tool type became
+    /// MT_TOOL_PALM, or it grew to palm size): the touch is no tap.
+    var palmDetected = false
+    /// A contact landed in the edge-palm zone in this frame (for the edge swipe's zone, see
+    /// `MotionTracker.landingExtent`).
+    var edgePalmLanded = false
     /// Smoothed centroid velocity, mm/s.
     var velocityX: Double = 0
     var velocityY: Double = 0
@@ -95,6 +98,10 @@ struct TrackedTouch {
     /// Where it was when the latest contact landed (what "has moved" means for the landing gap,
     /// see `ContactRules`).
     var armX: Double, armY: Double
+    /// Its last step, scaled to a 12 ms frame (jump detection), mm.
+    var lastStep: Double = 0
+    /// It jumped in this frame: its step counts for nothing.
+    var jumped = false
 
     init(_ t: Touch, at time: Instant, edgePalm: Bool) {
         id = t.id; startX = t.x; startY = t.y; prevX = t.x; prevY = t.y
@@ -109,6 +116,11 @@ struct TrackedTouch {
         if rebase { startX = x; startY = y }
         let dx = x - startX, dy = y - startY
         return dx * dx + dy * dy
+    }
+
+    /// Moves every position it is measured from by a jump, so that the jump is no travel.
+    mutating func shift(dx: Double, dy: Double) {
+        startX += dx; startY += dy; restX += dx; restY += dy; armX += dx; armY += dy
     }
 
     /// How far it is from where it was when the latest contact landed.
@@ -177,6 +189,21 @@ struct MotionTracker {
         sample.time = frame.time
         sample.semiMT = semiMT
         sample.stepX = 0; sample.stepY = 0
+        // Jumps are judged on frames at most 30 ms apart (libinput: irregular frames say nothing).
+        var jumpInterval = 0.0
+        if let last = lastTime, !semiMT, rules.jumpDistance > 0 || rules.jumpIncrease > 0 {
+            let dt = Double(frame.time.microseconds - last.microseconds) / 1_000_000
+            if dt > 0 && dt <= 0.030 { jumpInterval = dt }
+        }
+        // A counted contact the decoder now reports as a palm (MT_TOOL_PALM while down) is gone:
+        // forget it, and note it for the tap.
+        sample.palmDetected = false
+        sample.edgePalmLanded = false
+        for t in frame.touches where t.tool == .palm && !t.phase.isActive {
+            guard let i = index(of: t.id) else { continue }
+            if !touches[i].excluded { sample.palmDetected = true }
+            touches.remove(at: i)
+        }
         // Pass 1: membership, and the continuing touches' centroids before and after.
         var n = 0, px = 0.0, py = 0.0, nx = 0.0, ny = 0.0
         var positioned = 0, began = false
@@ -187,11 +214,14 @@ struct MotionTracker {
                     let r = touches[i]
                     if r.excluded { resting += 1; continue }
                     positioned += 1
+                    if t.phase != .began && jumpInterval > 0 && detectJump(i, x: t.x, y: t.y, interval: jumpInterval) {
+                        continue
+                    }
                     if t.phase != .began { n += 1; px += r.prevX; py += r.prevY; nx += t.x; ny += t.y }
                 } else {
                     let palm = rules.enabled && !semiMT && rules.landsInEdgePalmZone(t)
                     add(t, at: frame.time, edgePalm: palm)
-                    if palm { resting += 1 } else { positioned += 1; began = true }
+                    if palm { resting += 1; sample.edgePalmLanded = true } else { positioned += 1; began = true }
                 }
             }
         }
@@ -212,6 +242,13 @@ struct MotionTracker {
             // copied out and stored back whole, it cost two copies of its hundred bytes and a
             // uniqueness check a touch (callgrind).
             if touches[i].excluded { touches[i].prevX = t.x; touches[i].prevY = t.y; continue }
+            if touches[i].jumped {
+                // Where it jumped to is where it is; it made no step.
+                touches[i].jumped = false
+                cx += t.x; cy += t.y
+                travel2 = Swift.max(travel2, touches[i].follow(x: t.x, y: t.y, rebase: skipStep))
+                continue
+            }
             let prevX = touches[i].prevX, prevY = touches[i].prevY
             noteStep(i, dx: t.x - prevX, dy: t.y - prevY)
             cx += t.x; cy += t.y
@@ -266,9 +303,30 @@ struct MotionTracker {
         lastTime = frame.time
         sample.buttonDown = frame.buttonDown
         sample.contactDropped = false
-        sample.releasedFromEdgeAt = nil
         if rules.enabled && !semiMT { applyContactRules(frame, trustToolCount: trustToolCount) }
         lastFingers = sample.fingers
+    }
+}
+
+extension MotionTracker {
+    /// libinput's touchpad jump detection (evdev-mt-touchpad.c, `tp_detect_jumps`): the touch's
+    /// step, scaled to a 12 ms frame, is longer than `jumpDistance` or longer by `jumpIncrease`
+    /// than its previous step. A jumped touch is a sensor glitch (a contact dropping out and
+    /// coming back elsewhere, positions teleporting): every position it is measured from moves
+    /// with it, so the jump is no translation, scale, rotation or travel. A still touch is not
+    /// judged and keeps its previous step. Unlike libinput, a frame shorter than 12 ms is not
+    /// stretched to 12 ms: kernels stamp frames when they arrive, and some pads deliver them in
+    /// pairs 0.5 ms apart (the DLL0945 recording, whose MSC_TIMESTAMP says 7 ms), which would
+    /// make every 2 mm step a 50 mm one.
+    mutating func detectJump(_ i: Int, x: Double, y: Double, interval: Double) -> Bool {
+        let dx = x - touches[i].prevX, dy = y - touches[i].prevY
+        if dx == 0 && dy == 0 { return false }
+        let step = (dx * dx + dy * dy).squareRoot() * 0.012 / Swift.max(interval, 0.012)
+        let jump = (rules.jumpDistance > 0 && step > rules.jumpDistance)
+            || (rules.jumpIncrease > 0 && step - touches[i].lastStep > rules.jumpIncrease)
+        touches[i].lastStep = step
+        if jump { touches[i].shift(dx: dx, dy: dy); touches[i].jumped = true }
+        return jump
     }
 }
 

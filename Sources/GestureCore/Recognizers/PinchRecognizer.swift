@@ -3,14 +3,22 @@
 /// distance between them); `scale = d / d0` accumulates frame by frame over the fingers present
 /// in both frames, so a finger landing or lifting does not make it jump.
 /// `began` when the span has changed by `pinchMinimumSpanChange` mm through scaling; `changed`
-/// on every frame the scale changes; `ended` at lift with direction `in` (scale ≤ 1 − delta) or
-/// `out` (scale ≥ 1 + delta), none in between (`pinchDirectionScaleDelta`); `cancelled` by the
-/// arena. May run together with rotate (one family).
+/// on every frame the scale changes; `ended` at lift; `cancelled` by the arena. May run together
+/// with rotate (one family).
+///
+/// Direction: `began` and `changed` carry the direction the fingers are moving now: `in` or
+/// `out` from the first clear movement (the span change that began the pinch), then the other
+/// one once the span has come back `pinchMinimumSpanChange` from its furthest point in the
+/// current direction (a pinch in, out, in, out reports each in turn). `ended` carries the net
+/// direction: `in` (scale ≤ 1 − delta) or `out` (scale ≥ 1 + delta), none in between
+/// (`pinchDirectionScaleDelta`).
 ///
 /// ```
 ///             |span change| ≥ pinchMinimumSpanChange, arena allows
-///   possible ───────────────────────────────────────────────────► began ──► changed* ──► ended
-///    │  ▲                                                          │       (direction in/out)
+///   possible ───────────────────────────────────────────────────► began(in|out) ──► changed* ──► ended
+///    │  ▲                                                          │    ▲     │               (net direction)
+///    │  │                                                          │    └─────┘ span back ≥ pinchMinimumSpanChange
+///    │  │                                                          │            from its extreme: direction flips
 ///    │  └──── all up / arena reset                                 └──► cancelled (arena)
 ///    └──► failed (another family committed, semi-MT) ── all up ──► possible
 /// ```
@@ -20,6 +28,9 @@ struct PinchRecognizer: MotionRecognizer, ContinuousRecognizer {
     private var id: UInt64 = 0
     private var fingers = 0
     private var lastScale = 1.0
+    /// The direction of the current movement, and the scale furthest along it so far.
+    private var direction = GestureDirection.in
+    private var extremeScale = 1.0
 
     var inFlight: Bool { state == .began }
     mutating func reset() { state = .possible }
@@ -34,13 +45,16 @@ struct PinchRecognizer: MotionRecognizer, ContinuousRecognizer {
             id = sink.newID()
             fingers = m.fingers
             lastScale = m.scale
-            sink.events.append(event(.began, m, direction: nil, sink: sink))
+            direction = m.spanChange < 0 ? .in : .out
+            extremeScale = m.scale
+            sink.events.append(event(.began, m, direction: direction, sink: sink))
             return true
         case .began:
             if m.fingers == 0 { finish(.ended, m, at: m.time, t, sink: &sink); return false }
             if m.scale != lastScale {
                 lastScale = m.scale
-                sink.events.append(event(.changed, m, direction: nil, sink: sink))
+                followDirection(m, t)
+                sink.events.append(event(.changed, m, direction: direction, sink: sink))
             }
             return false
         case .failed:
@@ -48,7 +62,19 @@ struct PinchRecognizer: MotionRecognizer, ContinuousRecognizer {
         }
     }
 
-mutating func finish(_ phase: GesturePhase, _ m: MotionSample, at time: Instant, _ t: Thresholds, sink: inout EventSink) {
+    /// Flips the direction when the span has come back `pinchMinimumSpanChange` from its extreme.
+    private mutating func followDirection(_ m: MotionSample, _ t: Thresholds) {
+        let closing = direction == .in
+        if closing ? m.scale < extremeScale : m.scale > extremeScale { extremeScale = m.scale; return }
+        // The span the scale is measured from: the back-off in millimetres at today's fingers.
+        let startSpan = m.scale > 0 ? m.span / m.scale : 0
+        if abs(m.scale - extremeScale) * startSpan >= t.pinchMinimumSpanChange {
+            direction = closing ? .out : .in
+            extremeScale = m.scale
+        }
+    }
+
+    mutating func finish(_ phase: GesturePhase, _ m: MotionSample, at time: Instant, _ t: Thresholds, sink: inout EventSink) {
         guard state == .began else { return }
         var direction: GestureDirection?
         if phase == .ended {

@@ -15,7 +15,10 @@
 ///   15 mm); or, where the device reports them, a touch major of `thumbMinimumTouchMajor` or a
 ///   pressure of `thumbMinimumPressurePercent` of the axis range.
 /// - **Palm.** A touch major of `palmMinimumTouchMajor` (devices with a resolution only): dropped
-///   at once, whatever the others do. MT_TOOL_PALM contacts never reach the tracker.
+///   at once, whatever the others do, when it lands that large or grows to it. MT_TOOL_PALM
+///   contacts never reach the tracker; one whose tool type becomes MT_TOOL_PALM while it is down
+///   reaches it once, ended, and is forgotten. Either way the touch is no tap
+///   (`MotionSample.palmDetected`).
 /// - **Edge palm.** On a touchpad, a contact that *lands* within `edgePalmZoneWidth` of the left
 ///   or right edge (libinput's palm edge zone) is a palm from its first frame: no finger of any
 ///   gesture, no tap. Once it has moved `edgePalmReleaseTravel` from where it landed, in any
@@ -36,7 +39,8 @@
 ///                        │ │ │                                                   │
 ///                        │ │ └─ moved ≥ max travel from rest position ──► moved ─┘
 ///                        │ └─── eligible, still, another moved ≥ decision travel ──► resting ─┐
-///                        └───── touch major ≥ palm size ───────────────────────────► palm ────┴─► lifts: forgotten
+///                        ├───── touch major ≥ palm size ───────────────────────────► palm ────┴─► lifts: forgotten
+///                        └───── tool type becomes MT_TOOL_PALM (the decoder ends it) ──────────────► forgotten
 /// ```
 struct ContactRules {
     var enabled = false
@@ -52,6 +56,9 @@ struct ContactRules {
     var edgePalmLeft: Millimeters?
     var edgePalmRight: Millimeters = 0
     var edgePalmReleaseTravel: Millimeters = 3
+    /// Jump detection (see `MotionTracker.detectJump`); 0 off.
+    var jumpDistance: Millimeters = 0
+    var jumpIncrease: Millimeters = 0
 
     init() {}
 
@@ -66,6 +73,8 @@ struct ContactRules {
             edgePalmLeft = t.edgePalmZoneWidth; edgePalmRight = width - t.edgePalmZoneWidth
         }
         edgePalmReleaseTravel = t.edgePalmReleaseTravel
+        jumpDistance = t.touchJumpDistance
+        jumpIncrease = t.touchJumpIncrease
         if device.kind == .touchpad && t.thumbZoneHeight > 0 && height > 0 { thumbZoneTop = height - t.thumbZoneHeight }
         if device.sizeKnown && device.hasAxis(AbsCode.mtTouchMajor) {
             thumbMinimumMajor = t.thumbMinimumTouchMajor
@@ -164,7 +173,11 @@ extension MotionTracker {
             guard let i = index(of: t.id), !touches[i].excluded else { continue }
             // One in-place access (copied out and stored back, the record cost two copies and a
             // uniqueness check a touch, callgrind).
-            if touches[i].judge(t, rules, settling: countedBefore >= 2) { dropped = true }
+            if touches[i].judge(t, rules, settling: countedBefore >= 2) {
+                dropped = true
+                // One that lands palm-sized was never a finger; one that grows to it was.
+                if t.phase != .began { sample.palmDetected = true }
+            }
         }
         var undecided = false
         if count(excluded: false) >= 2 {
@@ -180,12 +193,11 @@ extension MotionTracker {
         }
         sample.restingUndecided = undecided && !dropped && released == nil
         if dropped || released != nil {
+            let palm = sample.palmDetected
             remeasure(frame, trustToolCount: trustToolCount)
+            sample.palmDetected = palm
             sample.contactDropped = dropped
-            if let r = released {
-                sample.fingerLanded = true
-                sample.releasedFromEdgeAt = (touches[r].restX, touches[r].restY)
-            }
+            if released != nil { sample.fingerLanded = true }
         }
     }
 

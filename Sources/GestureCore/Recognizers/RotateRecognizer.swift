@@ -2,14 +2,21 @@
 /// around their centroid, weighted by distance from it, accumulated frame by frame over the
 /// fingers present in both frames; positive is clockwise on the surface (y grows downward).
 /// `began` when the cumulative angle reaches `rotateMinimumAngle` degrees; `changed` on every
-/// frame it turns; `ended` at lift; `cancelled` by the arena. Every event carries
-/// `rotationDegrees` and the direction (clockwise / counterclockwise) of the cumulative angle.
-/// May run together with pinch (one family).
+/// frame it turns; `ended` at lift; `cancelled` by the arena. Every event carries the cumulative
+/// `rotationDegrees`. May run together with pinch (one family).
+///
+/// Direction: `began` and `changed` carry the way the fingers are turning now: the sign of the
+/// angle that began the rotate, then the other way once the angle has come back
+/// `rotateMinimumAngle` from its furthest point in the current direction (+101°, −97°, +93°
+/// reports clockwise, counterclockwise, clockwise). `ended` and `cancelled` carry the net
+/// direction, the sign of the cumulative angle.
 ///
 /// ```
 ///             |angle| ≥ rotateMinimumAngle, arena allows
-///   possible ─────────────────────────────────────────► began ──► changed* ──► ended (all up)
-///    │  ▲                                                │
+///   possible ─────────────────────────────────────────► began(cw|ccw) ──► changed* ──► ended (all up,
+///    │  ▲                                                │    ▲     │                    net direction)
+///    │  │                                                │    └─────┘ angle back ≥ rotateMinimumAngle
+///    │  │                                                │            from its extreme: direction flips
 ///    │  └──── all up / arena reset                       └──► cancelled (arena)
 ///    └──► failed (another family committed, semi-MT) ── all up ──► possible
 /// ```
@@ -19,6 +26,9 @@ struct RotateRecognizer: MotionRecognizer, ContinuousRecognizer {
     private var id: UInt64 = 0
     private var fingers = 0
     private var lastRotation = 0.0
+    /// Turning clockwise now, and the angle furthest along that way so far (degrees).
+    private var clockwise = true
+    private var extremeDegrees = 0.0
 
     var inFlight: Bool { state == .began }
     mutating func reset() { state = .possible }
@@ -33,13 +43,16 @@ struct RotateRecognizer: MotionRecognizer, ContinuousRecognizer {
             id = sink.newID()
             fingers = m.fingers
             lastRotation = m.rotation
-            sink.events.append(event(.began, m, sink: sink))
+            clockwise = m.rotationDegrees >= 0
+            extremeDegrees = m.rotationDegrees
+            sink.events.append(event(.began, m, current: true, sink: sink))
             return true
         case .began:
             if m.fingers == 0 { finish(.ended, m, at: m.time, t, sink: &sink); return false }
             if m.rotation != lastRotation {
                 lastRotation = m.rotation
-                sink.events.append(event(.changed, m, sink: sink))
+                followDirection(m, t)
+                sink.events.append(event(.changed, m, current: true, sink: sink))
             }
             return false
         case .failed:
@@ -49,16 +62,28 @@ struct RotateRecognizer: MotionRecognizer, ContinuousRecognizer {
 
     mutating func finish(_ phase: GesturePhase, _ m: MotionSample, at time: Instant, _ t: Thresholds, sink: inout EventSink) {
         guard state == .began else { return }
-        var e = event(phase, m, sink: sink)
+        var e = event(phase, m, current: false, sink: sink)
         e.time = time
         sink.events.append(e)
         state = phase == .ended ? .possible : .failed
     }
 
-    private func event(_ phase: GesturePhase, _ m: MotionSample, sink: EventSink) -> GestureEvent {
+    /// Flips the direction when the angle has come back `rotateMinimumAngle` from its extreme.
+    private mutating func followDirection(_ m: MotionSample, _ t: Thresholds) {
         let degrees = m.rotationDegrees
+        if clockwise ? degrees > extremeDegrees : degrees < extremeDegrees { extremeDegrees = degrees; return }
+        if abs(degrees - extremeDegrees) >= t.rotateMinimumAngle {
+            clockwise.toggle()
+            extremeDegrees = degrees
+        }
+    }
+
+    /// `current`: the way the fingers turn now (began, changed); otherwise the net direction.
+    private func event(_ phase: GesturePhase, _ m: MotionSample, current: Bool, sink: EventSink) -> GestureEvent {
+        let degrees = m.rotationDegrees
+        let cw = current ? clockwise : degrees >= 0
         return GestureEvent(kind: .rotate, phase: phase, id: id, fingers: fingers, time: m.time,
-                            direction: degrees >= 0 ? .clockwise : .counterclockwise,
+                            direction: cw ? .clockwise : .counterclockwise,
                             rotationDegrees: degrees,
                             x: sink.fractionX(m.centroidX), y: sink.fractionY(m.centroidY))
     }

@@ -2,8 +2,10 @@
 /// finger beyond the first) of the last finger down, each back within `tapMaximumMovement` of
 /// where it landed when it lifts (`tapQuickMaximumMovement` for a contact no longer than
 /// `tapQuickDuration`: quick taps roll as they lift) and never further than `tapMaximumExcursion`
-/// in between (real taps wobble). A contact during which a physical button went down (a clickpad
-/// pressed, a touchpad button) is a click, never a tap. On semi-MT pads with more than one
+/// in between (real taps wobble; `tapQuickMaximumExcursion` while the contact is no longer than
+/// `tapQuickDuration`: a quick tap's landing jitters out and back). A contact during which a
+/// physical button went down (a clickpad pressed, a touchpad button) is a click, never a tap,
+/// and a touch in which a contact turned out to be a palm is no tap either. On semi-MT pads with more than one
 /// finger the motion is not checked: the bounding box jumps as fingers land and lift. The finger count is the most fingers down at
 /// once during the sequence (staggered landings and lifts count; BTN_TOOL_* counts on semi-MT pads count).
 ///
@@ -11,14 +13,14 @@
 ///            first finger down
 ///   idle ─────────────────────────► possible ──── finger down: restart timer, fingers = max
 ///    ▲                                 │  │
-///    │ all up, back within             │  └─ strayed > tapMaximumExcursion, timeout after the
-///    │ tapMaximumMovement (completed:  │     last down, > 5 fingers, a button went down (a
-///    │                                 │     click), another gesture commits
-///    │ the arena emits a tap, or hands ▼
-///    │ it to doubleTap when bound)  failed ◄── all up, but lifted > tapMaximumMovement away
+///    │ all up, back within             │  └─ strayed > tapMaximumExcursion (or, while down
+///    │ tapMaximumMovement (completed:  │     ≤ tapQuickDuration, > tapQuickMaximumExcursion),
+///    │ the arena emits a tap, or hands │     timeout after the last down, > 5 fingers, a button
+///    │ it to doubleTap when bound)     │     went down (a click), a palm, another gesture commits
+///    │                                 ▼
+///    │                              failed ◄── all up, but lifted > tapMaximumMovement away
 ///    │                                 │      (tapQuickMaximumMovement if down ≤ tapQuickDuration)
 ///    └────────────── all up ───────────┘
-/// ```
 /// ```
 /// The recognizer never emits itself: `update` returns the completed tap and the arena decides
 /// whether it waits for a double tap (see `DoubleTapRecognizer`).
@@ -79,9 +81,13 @@ struct TapRecognizer {
         // Semi-MT boxes jump when fingers land and lift (libinput skips the motion check there too).
         let ignoreMotion = m.semiMT && maxFingers > 1
         if m.positioned > 0 { lastTravel = m.touchTravel }
-        // A physical click (the pad pressed down, or a button) is a click, not a tap.
-        if (!ignoreMotion && m.maxTouchTravel > t.tapMaximumExcursion) || maxFingers > 5 || m.time > lastDown + timeout
-            || m.buttonDown {
+        // A physical click (the pad pressed down, or a button) is a click, not a tap. A contact
+        // still within `tapQuickDuration` may stray further (a quick tap's landing jitter); once
+        // it has lasted longer, the usual excursion holds for what it did before too.
+        let excursion = t.tapMaximumExcursion(duration: m.time - firstDown)
+        // A palm (a contact turning MT_TOOL_PALM or palm-sized while down) spoils the tap.
+        if (!ignoreMotion && m.maxTouchTravel > excursion) || maxFingers > 5 || m.time > lastDown + timeout
+            || m.buttonDown || m.palmDetected {
             state = .failed
             if m.fingers == 0 { reset() }
             return nil
