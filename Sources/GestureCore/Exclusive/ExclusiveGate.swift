@@ -19,8 +19,9 @@
 /// they are older than the tap window. A released hold is written at once, coalesced
 /// (`coalesced`): a landing, a lift or a button change keeps a frame of its own, and the frames
 /// between two of them become one frame with the state after the last, so libinput sees the held
-/// motion as one step after the landing, not as a burst of steps stamped the same instant (which
-/// its pointer acceleration would read as a very fast flick). While the clone and the real device
+/// motion as one step after the landing, not as a burst of steps the kernel stamps within
+/// microseconds of each other (no sane velocity for pointer acceleration; in the kernel suite
+/// libinput reported only some frames of such bursts). While the clone and the real device
 /// may differ, frames are written as state diffs (`EvdevState.diff`), never as the kernel's frame
 /// (whose unchanged values the kernel left out). With the clone in step and nothing held, a frame
 /// is written as the kernel sent it, at once.
@@ -76,7 +77,7 @@ public struct ExclusiveGate: Sendable {
 
     public enum Mode: Hashable, Sendable { case ungrabbed, passing, holding, claimed }
 
-    /// Why the last hold ended without a claim (for tests, the bench and the debug log).
+    /// Why the last hold ended without a claim.
     public enum Release: Hashable, Sendable { case window, moved, button, unboundCount, allUp }
 
     public private(set) var mode = Mode.ungrabbed
