@@ -57,49 +57,46 @@ def _step(i):
     the unaccelerated delta of a libinput line names the frames it carries."""
     return 20 + i
 
-def _strokes(dev, li, label):
-    """STROKES one-finger strokes, a frame every FRAME_MS; per motion frame, the time from its write to
-    the POINTER_MOTION line that carried it (a line whose unaccelerated delta is that frame's step, or
+def _stroke(dev, li, label, k):
+    """One-finger stroke K, a frame every FRAME_MS; per motion frame, the time from its write to the
+    POINTER_MOTION line that carried it (a line whose unaccelerated delta is that frame's step, or
     the sum of the steps of consecutive frames not yet carried: a coalesced catch-up), in ms; frames
-    whose motion libinput never reported are not charged, on either side; and per stroke the
-    accelerated and unaccelerated travel."""
+    whose motion libinput never reported are not charged, on either side. Returns (latencies,
+    accelerated travel, unaccelerated travel)."""
     ABS = _lat.EV_ABS
-    lat, acc_total, raw_total = [], [], []
-    for k in range(STROKES):
-        x0, y0 = 500 + (k % 3) * 300, 600 + (k % 4) * 200
-        mark = len(li.lines)
-        sign = 1 if k % 2 == 0 else -1
-        if sign < 0: x0 += 1000
-        t = time.monotonic()
-        dev.frame([(ABS, _lat.ABS_MT_SLOT, 0), (ABS, _lat.ABS_MT_TRACKING_ID, 100 + k), (ABS, _lat.ABS_MT_POSITION_X, x0),
-                   (ABS, _lat.ABS_MT_POSITION_Y, y0), (_lat.EV_KEY, _lat.BTN_TOUCH, 1), (_lat.EV_KEY, _lat.BTN_TOOL_FINGER, 1),
-                   (ABS, _lat.ABS_X, x0), (ABS, _lat.ABS_Y, y0)])
-        writes, x = [], x0
-        for i in range(1, STROKE_FRAMES + 1):
-            t += FRAME_MS / 1000
-            time.sleep(max(0, t - time.monotonic()))
-            x += sign * _step(i)
-            writes.append(dev.frame([(ABS, _lat.ABS_MT_POSITION_X, x), (ABS, _lat.ABS_X, x)]))
+    x0, y0 = 500 + (k % 3) * 300, 600 + (k % 4) * 200
+    mark = len(li.lines)
+    sign = 1 if k % 2 == 0 else -1
+    if sign < 0: x0 += 1000
+    t = time.monotonic()
+    dev.frame([(ABS, _lat.ABS_MT_SLOT, 0), (ABS, _lat.ABS_MT_TRACKING_ID, 100 + k), (ABS, _lat.ABS_MT_POSITION_X, x0),
+               (ABS, _lat.ABS_MT_POSITION_Y, y0), (_lat.EV_KEY, _lat.BTN_TOUCH, 1), (_lat.EV_KEY, _lat.BTN_TOOL_FINGER, 1),
+               (ABS, _lat.ABS_X, x0), (ABS, _lat.ABS_Y, y0)])
+    writes, x = [], x0
+    for i in range(1, STROKE_FRAMES + 1):
         t += FRAME_MS / 1000
         time.sleep(max(0, t - time.monotonic()))
-        dev.frame([(ABS, _lat.ABS_MT_TRACKING_ID, -1), (_lat.EV_KEY, _lat.BTN_TOUCH, 0), (_lat.EV_KEY, _lat.BTN_TOOL_FINGER, 0)])
-        time.sleep(0.25)
-        pairs = [(ts, p) for ts, l in li.since(mark, ("POINTER_MOTION",)) for p in li_pairs([l])]
-        check(pairs, f"{label}: libinput printed no POINTER_MOTION for stroke {k}")
-        acc_total.append(sum((p[0] ** 2 + p[1] ** 2) ** 0.5 for _, p in pairs)); raw_total.append(sum(abs(p[2]) for _, p in pairs))
-        nxt = 1
-        for ts, p in pairs:
-            dx = abs(p[2])
-            for first in range(nxt, STROKE_FRAMES + 1):
-                total = 0
-                for last in range(first, STROKE_FRAMES + 1):
-                    total += _step(last)
-                    if abs(total - dx) <= 1.5 or total > dx + 1.5: break
-                if abs(total - dx) <= 1.5:
-                    lat.extend((ts - writes[f - 1]) / 1e6 for f in range(first, last + 1))
-                    nxt = last + 1
-                    break
-    return lat, acc_total, raw_total
+        x += sign * _step(i)
+        writes.append(dev.frame([(ABS, _lat.ABS_MT_POSITION_X, x), (ABS, _lat.ABS_X, x)]))
+    t += FRAME_MS / 1000
+    time.sleep(max(0, t - time.monotonic()))
+    dev.frame([(ABS, _lat.ABS_MT_TRACKING_ID, -1), (_lat.EV_KEY, _lat.BTN_TOUCH, 0), (_lat.EV_KEY, _lat.BTN_TOOL_FINGER, 0)])
+    time.sleep(0.25)
+    pairs = [(ts, p) for ts, l in li.since(mark, ("POINTER_MOTION",)) for p in li_pairs([l])]
+    check(pairs, f"{label}: libinput printed no POINTER_MOTION for stroke {k}")
+    lat, nxt = [], 1
+    for ts, p in pairs:
+        dx = abs(p[2])
+        for first in range(nxt, STROKE_FRAMES + 1):
+            total = 0
+            for last in range(first, STROKE_FRAMES + 1):
+                total += _step(last)
+                if abs(total - dx) <= 1.5 or total > dx + 1.5: break
+            if abs(total - dx) <= 1.5:
+                lat.extend((ts - writes[f - 1]) / 1e6 for f in range(first, last + 1))
+                nxt = last + 1
+                break
+    return lat, sum((p[0] ** 2 + p[1] ** 2) ** 0.5 for _, p in pairs), sum(abs(p[2]) for _, p in pairs)
 
 def _pct(xs, p):
     xs = sorted(xs); return xs[min(len(xs) - 1, int(len(xs) * p / 100))] if xs else float("nan")
@@ -116,41 +113,48 @@ def _gestured_for_latency():
 @test
 def exclusive_lag_touchpad_pointer_latency_on_vs_off():
     """One-finger pointer strokes (24 strokes × 25 frames of 0.5 … 1.1 mm at 83 Hz), 3- and 4-finger swipes
-    bound: libinput's POINTER_MOTION latency on the device itself (exclusive off, the daemon reading beside), on
-    the clone at the defaults, and on the clone with exclusive_landing_ms: 0 (no hold at all): p50/p95 and the
-    added difference, printed as figures; and the strokes' accelerated travel on/off."""
+    bound, three touchpads side by side, stroke k given to each in turn (so the host's load drifts alike for
+    all): libinput's POINTER_MOTION latency on a device read directly (exclusive off, a daemon reading
+    beside), on an exclusive device's clone at the defaults, and on one with exclusive_landing_ms: 0 (no hold
+    at all): p50/p95 and the added difference, printed as figures; and the strokes' accelerated travel."""
     daemon_ready(); libinput_ready()
     binary, build = _gestured_for_latency()
-    results = {}
-    for mode in ("off", "on", "landing 0"):
-        name = "exclusive lag pad " + mode.replace(" ", "")
-        pad = _pad(name)
-        d = li = None
-        try:
+    modes = ("off", "on", "landing 0")
+    pads, daemons, lis = {}, {}, {}
+    try:
+        for mode in modes:
+            name = "exclusive lag pad " + mode.replace(" ", "")
+            pads[mode] = _pad(name)
             settle()
             cfg = LAG_CONFIG.replace("NAME", name).replace("EXCLUSIVE", "false" if mode == "off" else "true")
             if mode == "landing 0": cfg = cfg.replace("    exclusive: true\n", "    exclusive: true\n    exclusive_landing_ms: 0\n")
-            d = Daemon(config=cfg, binary=binary); d.client()
-            node = wait_clone(d, pad.node) if mode != "off" else pad.node
-            li = StampedLines(node)
-            time.sleep(0.5)
-            results[mode] = _strokes(pad, li, mode)
-            cpu = open(f"/proc/{d.p.pid}/stat").read().split(")")[1].split()
-            results[mode] += (int(cpu[11]) + int(cpu[12]),)
-        finally:
-            if li: li.close()
-            if d: d.stop()
-            pad.close()
-    lo, ao, ro, co = results["off"]
-    print(f"    gestured {build}; {STROKES} strokes × {STROKE_FRAMES} frames", flush=True)
-    for mode in ("off", "on", "landing 0"):
-        l, a, r, cpu = results[mode]
+            # Each daemon reads its own pad only: the others' frames wake nobody but their own readers.
+            others = "".join(f'  - {{match: {{name: "exclusive lag pad {o.replace(" ", "")}"}}, ignore: true}}\n' for o in modes if o != mode)
+            cfg = cfg.replace("bindings:\n", others + "bindings:\n")
+            daemons[mode] = Daemon(config=cfg, binary=binary); daemons[mode].client()
+            node = wait_clone(daemons[mode], pads[mode].node) if mode != "off" else pads[mode].node
+            lis[mode] = StampedLines(node)
+        time.sleep(0.5)
+        results = {m: ([], [], []) for m in modes}
+        for k in range(STROKES):
+            for mode in modes:
+                l, a, r = _stroke(pads[mode], lis[mode], mode, k)
+                results[mode][0].extend(l); results[mode][1].append(a); results[mode][2].append(r)
+        cpu = {m: sum(int(x) for x in open(f"/proc/{daemons[m].p.pid}/stat").read().split(")")[1].split()[11:13]) for m in modes}
+    finally:
+        for li in lis.values(): li.close()
+        for d in daemons.values(): d.stop()
+        for p in pads.values(): p.close()
+    lo, ao, _ = results["off"]
+    print(f"    gestured {build}; {STROKES} strokes × {STROKE_FRAMES} frames, interleaved", flush=True)
+    for mode in modes:
+        l, a, r = results[mode]
         check(len(l) >= STROKES * STROKE_FRAMES // 2, f"{mode}: only {len(l)} frames charged to a libinput line")
         ratio = sorted(x / y for x, y in zip(a, ao) if y > 0)
         print(f"    pointer latency {mode}: p50 {_pct(l, 50):.1f} ms p95 {_pct(l, 95):.1f} ms ({len(l)} frames); "
               f"added vs off p50 {_pct(l, 50) - _pct(lo, 50):+.1f} ms p95 {_pct(l, 95) - _pct(lo, 95):+.1f} ms; "
               f"accelerated travel / off's per stroke: median {_pct(ratio, 50):.2f} (p5 {_pct(ratio, 5):.2f}, p95 {_pct(ratio, 95):.2f}); "
-              f"daemon CPU {cpu} ticks", flush=True)
+              f"daemon CPU {cpu[mode]} ticks", flush=True)
 
 def _trimmed_evtest(src, start, end, dst):
     """SRC's header and its events stamped in [START, END) s from its first event, as an evtest log."""
