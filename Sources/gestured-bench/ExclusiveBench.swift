@@ -59,7 +59,8 @@ private func makeGate(_ d: DeviceDescription, hold: Duration = DeviceSettings.de
     let codes = Set(d.codes[EventType.abs] ?? []).filter { EvdevState.slotCodes.contains($0) }.union([AbsCode.mtToolType])
     let end: ExclusiveGate.NeutralEnd = d.kind == .touchscreen ? .palm : .lift(after: .milliseconds(200))
     var gate = ExclusiveGate(settings: .init(boundFingerCounts: boundCounts, hold: hold,
-                                                            landing: DeviceSettings.defaultExclusiveLanding, neutralEnd: end, codes: codes),
+                                                            landing: DeviceSettings.defaultExclusiveLanding, neutralEnd: end, codes: codes,
+                                             unitsPerMillimeter: d.unitsPerMillimeter),
                              real: EvdevState(slotCount: slots), clone: EvdevState(slotCount: slots))
     var out: [ExclusiveGate.Action] = []
     gate.start(&out)

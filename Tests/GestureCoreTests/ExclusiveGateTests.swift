@@ -30,7 +30,9 @@ import Testing
 
     func gate(bound: Set<Int>, end: ExclusiveGate.NeutralEnd = .palm, hold: Duration = .milliseconds(250),
               landing: Duration = .milliseconds(60)) -> ExclusiveGate {
-        var g = ExclusiveGate(settings: .init(boundFingerCounts: bound, hold: hold, landing: landing, neutralEnd: end, codes: Self.codes),
+        // 10 units a millimetre, a landing travel of 1 mm: 10 units.
+        var g = ExclusiveGate(settings: .init(boundFingerCounts: bound, hold: hold, landing: landing, neutralEnd: end, codes: Self.codes,
+                                              landingTravelMillimeters: 1, unitsPerMillimeter: (10, 10)),
                               real: EvdevState(slotCount: 5), clone: EvdevState(slotCount: 5))
         var out: [ExclusiveGate.Action] = []
         g.start(&out)
@@ -39,6 +41,11 @@ import Testing
         g.grabbed(at: .zero, &out)
         #expect(out.isEmpty, "nothing to bring over on an idle device")
         return g
+    }
+
+    /// The distinct times at which something was written, in order.
+    func times(_ w: [(at: Instant, events: [InputEvent])]) -> [Instant] {
+        w.map(\.at).reduce(into: []) { if $0.last != $1 { $0.append($1) } }
     }
 
     /// Feeds events, firing the gate's deadlines as time passes; returns what was written.
@@ -82,30 +89,135 @@ import Testing
         let written = run(&g, threeFingerSwipe(from: 0), claimAt: .milliseconds(120))
         #expect(written.isEmpty, "the claimed swipe reached the clone: \(written)")
         #expect(g.lastClaimHeld == .milliseconds(120) && g.claims == 1)
-        // A one-finger tap after it: held for the landing window (3 may follow), lifted inside it:
-        // forwarded from the lift on, with its 40 ms kept.
+        // A one-finger tap after it: held (3 may follow), lifted inside the landing window: both
+        // frames go to the clone on the lift, down then up, as two frames.
         var f = Frames()
         f.touch(0, id: 7, x: 500, y: 500); f.key(KeyCode.btnTouch, 1); f.syn(1000)
         f.lift(0); f.key(KeyCode.btnTouch, 0); f.syn(1040)
         let tap = timed(&g, f.events, until: .milliseconds(1200))
-        #expect(tap.map(\.at) == [.milliseconds(1040), .milliseconds(1080)], "write times \(tap.map(\.at))")
+        #expect(times(tap) == [.milliseconds(1040)], "write times \(tap.map(\.at))")
         let events = tap.flatMap(\.events)
         #expect(events.contains { $0.code == AbsCode.mtTrackingId && $0.value == 7 }, "the tap's touch never reached the clone")
-        #expect(events.filter(\.isSynReport).count == 2, "frame for frame: \(events)")
+        #expect(events.filter(\.isSynReport).count == 2, "down and up in frames of their own: \(events)")
         #expect(EvdevState(slotCount: 5).applying(events).activeSlots.isEmpty)
-        #expect(g.clone.activeSlots.isEmpty && g.lag == .zero)
+        #expect(g.clone.activeSlots.isEmpty && g.lastRelease?.why == .allUp)
     }
 
-    @Test func unboundCount_afterLanding_isForwardedFrameForFrame_60msLate() {
+    /// One contact landing at 0, then moving `step` units a frame every 10 ms.
+    func stroke(step: Int32, frames n: Int, liftAt: Int64? = nil) -> Frames {
+        var f = Frames()
+        f.touch(0, id: 1, x: 100, y: 100); f.key(KeyCode.btnTouch, 1); f.syn(0)
+        for i in 1...n { f.touch(0, x: 100 + Int32(i) * step, y: 100); f.syn(Int64(i) * 10) }
+        if let liftAt { f.lift(0); f.key(KeyCode.btnTouch, 0); f.syn(liftAt) }
+        return f
+    }
+
+    @Test func movingContact_releasedOnTheFrameItPassesTheLandingTravel_thenLive() {
+        // 4 units (0.4 mm) a frame: 1.2 mm at 30 ms is past 1 mm; 0.8 mm at 20 ms is not.
+        var g = gate(bound: [3])
+        let f = stroke(step: 4, frames: 10, liftAt: 120)
+        let written = timed(&g, f.events, until: .milliseconds(300))
+        #expect(written.first?.at == .milliseconds(30), "released at \(written.first?.at as Any)")
+        #expect(g.lastRelease?.why == .moved && g.lastRelease?.held == .milliseconds(30))
+        // Caught up in two frames (the landing, then one step to 30 ms's state), then frame for frame at once.
+        let catchUp = written.filter { $0.at == .milliseconds(30) }.flatMap(\.events)
+        #expect(catchUp.filter(\.isSynReport).count == 2, "\(catchUp)")
+        #expect(EvdevState(slotCount: 5).applying(catchUp).value(slot: 0, code: AbsCode.mtPositionX) == 112)
+        let live = written.filter { $0.at > .milliseconds(30) }
+        #expect(live.count == 8 && live.allSatisfy { $0.at == $0.events.last!.time }, "\(live.map(\.at))")
+        #expect(g.mode == .passing && g.clone == g.real)
+    }
+
+    @Test func landingTravel_exactlyOneMillimetre_staysHeld_untilTheWindow() {
+        // 5 units a frame, then still: 10 units (1.0 mm, not past it) at 20 ms.
         var g = gate(bound: [3])
         var f = Frames()
         f.touch(0, id: 1, x: 100, y: 100); f.key(KeyCode.btnTouch, 1); f.syn(0)
-        for i in 1...30 { f.touch(0, x: 100 + Int32(i), y: 100); f.syn(Int64(i) * 10) }
-        f.lift(0); f.key(KeyCode.btnTouch, 0); f.syn(320)
-        let written = timed(&g, f.events, until: .milliseconds(500))
-        #expect(written.flatMap(\.events) == f.events, "not the kernel's frames")
-        #expect(written.allSatisfy { $0.at - $0.events.last!.time == .milliseconds(60) }, "\(written.map { $0.at - $0.events.last!.time })")
-        #expect(g.mode == .passing && g.clone == g.real && g.lag == .zero)
+        f.touch(0, x: 105, y: 100); f.syn(10); f.touch(0, x: 110, y: 100); f.syn(20)
+        f.touch(0, x: 111, y: 100); f.syn(70)
+        let written = timed(&g, f.events, until: .milliseconds(200))
+        #expect(times(written) == [.milliseconds(60), .milliseconds(70)], "\(written.map(\.at))")
+        #expect(g.lastRelease?.why == .window && g.lastRelease?.held == .milliseconds(60))
+        // Landing plus one coalesced frame at 60 ms: the held 1 mm arrives as one step.
+        #expect(written.filter { $0.at == .milliseconds(60) }.flatMap(\.events).filter(\.isSynReport).count == 2)
+    }
+
+    @Test func defaultLandingTravel_isThreeTenthsOfAMillimetre() {
+        // 10 units a millimetre: 3 units (0.3 mm) is not past it, 4 units is.
+        var g = ExclusiveGate(settings: .init(boundFingerCounts: [3], hold: .milliseconds(250), neutralEnd: .lift(after: .milliseconds(200)),
+                                              codes: Self.codes, unitsPerMillimeter: (10, 10)),
+                              real: EvdevState(slotCount: 2), clone: EvdevState(slotCount: 2))
+        var out: [ExclusiveGate.Action] = []
+        g.start(&out); g.grabbed(at: .zero, &out)
+        var f = Frames()
+        f.touch(0, id: 1, x: 100, y: 100); f.syn(0); f.touch(0, x: 103, y: 100); f.syn(10)
+        #expect(timed(&g, f.events).isEmpty)
+        f = Frames(); f.touch(0, x: 104, y: 100); f.syn(20)
+        #expect(times(timed(&g, f.events)) == [.milliseconds(20)])
+    }
+
+    @Test func landingTravel_isMeasuredInMillimetres_perAxisResolution() {
+        // 2 units a millimetre across, 20 down: 3 units across (1.5 mm) is past 1 mm, 15 down (0.75 mm) is not.
+        var g = ExclusiveGate(settings: .init(boundFingerCounts: [3], hold: .milliseconds(250), neutralEnd: .palm, codes: Self.codes,
+                                              landingTravelMillimeters: 1, unitsPerMillimeter: (2, 20)),
+                              real: EvdevState(slotCount: 2), clone: EvdevState(slotCount: 2))
+        var out: [ExclusiveGate.Action] = []
+        g.start(&out); g.grabbed(at: .zero, &out)
+        var f = Frames()
+        f.touch(0, id: 1, x: 100, y: 100); f.syn(0); f.touch(0, x: 100, y: 115); f.syn(10)
+        #expect(timed(&g, f.events).isEmpty)
+        f = Frames(); f.touch(0, x: 103, y: 100); f.syn(20)
+        #expect(times(timed(&g, f.events)) == [.milliseconds(20)])
+    }
+
+    @Test func buttonInALandingHold_releasesAtOnce_butNotInABoundHold() {
+        var g = gate(bound: [3])
+        var f = Frames()
+        f.touch(0, id: 1, x: 100, y: 100); f.key(KeyCode.btnTouch, 1); f.syn(0)
+        f.key(KeyCode.btnLeft, 1); f.syn(15)
+        #expect(times(timed(&g, f.events)) == [.milliseconds(15)])
+        #expect(g.lastRelease?.why == .button && g.clone.keys[KeyCode.btnLeft] == 1)
+        var h = gate(bound: [1])
+        f = Frames()
+        f.touch(0, id: 1, x: 100, y: 100); f.key(KeyCode.btnTouch, 1); f.syn(0)
+        f.key(KeyCode.btnLeft, 1); f.syn(15)
+        #expect(timed(&h, f.events).isEmpty, "a bound count's hold waits for recognition")
+    }
+
+    @Test func secondLanding_besideAForwardedContact_isHeld_whileBothStayNearlyStill() {
+        var g = gate(bound: [3], end: .lift(after: .milliseconds(200)))
+        var f = Frames()
+        f.touch(0, id: 1, x: 100, y: 100); f.syn(0)
+        f.touch(0, x: 120, y: 100); f.syn(10)                          // moved 2 mm: released, live
+        f.touch(1, id: 2, x: 300, y: 100); f.syn(20)                   // a second lands: 3 may follow
+        f.touch(0, x: 130, y: 100); f.syn(30)                          // the first moves 1.0 mm since: held
+        f.touch(2, id: 3, x: 400, y: 100); f.syn(40)                   // the third: a bound count
+        f.touch(0, x: 140, y: 100); f.touch(1, x: 310, y: 100); f.touch(2, x: 410, y: 100); f.syn(50)
+        let written = timed(&g, f.events, claimAt: .milliseconds(50), until: .milliseconds(400))
+        #expect(times(written.filter { $0.at < .milliseconds(50) }) == [.milliseconds(10)], "\(written.map(\.at))")
+        #expect(times(written.filter { $0.at >= .milliseconds(50) }) == [.milliseconds(210)], "lifted 200 ms after it reached the clone")
+        let slotsSeen = Set(written.flatMap(\.events).filter { $0.code == AbsCode.mtTrackingId && $0.value >= 0 }.map(\.value))
+        #expect(slotsSeen == [1], "only the first contact reached the clone: \(slotsSeen)")
+        #expect(g.clone.value(slot: 0, code: AbsCode.mtPositionX) == 120 && g.clone.activeSlots.isEmpty)
+        #expect(g.lastClaimHeld == nil, "a contact had reached the clone: a late claim")
+        // Just above: the first moving 1.1 mm after the second landed releases both.
+        var h = gate(bound: [3])
+        var k = Frames()
+        k.touch(0, id: 1, x: 100, y: 100); k.syn(0); k.touch(0, x: 120, y: 100); k.syn(10)
+        k.touch(1, id: 2, x: 300, y: 100); k.syn(20); k.touch(0, x: 131, y: 100); k.syn(30)
+        #expect(times(timed(&h, k.events)) == [.milliseconds(10), .milliseconds(30)])
+        #expect(h.lastRelease?.why == .moved && h.clone == h.real)
+    }
+
+    @Test func boundCountNotClaimed_isCaughtUpAtTheHoldsEnd_thenLive() {
+        var g = gate(bound: [3], hold: .milliseconds(200))
+        let written = timed(&g, threeFingerSwipe(from: 0), until: .milliseconds(600))
+        // Landing at 0, the bound count at 10: held until 210, then landings and one step, then live.
+        #expect(written.first?.at == .milliseconds(210) && g.lastRelease?.why == .window)
+        let catchUp = written.filter { $0.at == .milliseconds(210) }.flatMap(\.events)
+        #expect(catchUp.filter(\.isSynReport).count == 4, "landing, second landing, one step, then the frame of 210 itself: \(catchUp)")
+        #expect(written.filter { $0.at > .milliseconds(210) }.allSatisfy { $0.at == $0.events.last!.time })
+        #expect(g.clone == g.real && g.clone.activeSlots.isEmpty)
     }
 
     @Test func noLargerBoundCount_noHold_noDelay() {
@@ -181,18 +293,15 @@ import Testing
     @Test func releaseRequestedMidTouch_waitsForTheLift() {
         var g = gate(bound: [3])
         var f = Frames()
-        f.touch(0, id: 1, x: 100, y: 100); f.syn(0); f.touch(0, x: 120, y: 100); f.syn(100)
+        f.touch(0, id: 1, x: 100, y: 100); f.syn(0)                 // held: a landing
         var out: [ExclusiveGate.Action] = []
         for e in f.events { g.feed(e, &out) }
-        g.advance(to: .milliseconds(100), &out)
-        out.removeAll()
         g.requestRelease(&out)
-        #expect(!out.contains(.release))
-        f = Frames(); f.lift(0); f.syn(150)
+        #expect(out.isEmpty, "released with a finger down")
+        f = Frames(); f.lift(0); f.syn(40)
         for e in f.events { g.feed(e, &out) }
-        #expect(!out.contains(.release), "released before the delayed lift reached the clone")
-        g.advance(to: .milliseconds(300), &out)
-        #expect(out.last == .release && g.mode == .ungrabbed)
+        // The held touch and its lift reach the clone first, then the grab goes.
+        #expect(out.count == 3 && out.last == .release && g.mode == .ungrabbed, "\(out)")
         #expect(g.clone.activeSlots.isEmpty)
     }
 

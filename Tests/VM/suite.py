@@ -1277,6 +1277,8 @@ def listen_locked_session_pauses_commands_logind_dbus_protocol_standin():
 # Exclusive devices (issue 11): their tests live in Tests/VM/exclusive.py, run in this namespace.
 _here = os.path.dirname(os.path.abspath(__file__))
 exec(compile(open(os.path.join(_here, "exclusive.py")).read(), os.path.join(_here, "exclusive.py"), "exec"))
+# What exclusive mode costs the compositor's input (issue 28): Tests/VM/exclusive_lag.py.
+exec(compile(open(os.path.join(_here, "exclusive_lag.py")).read(), os.path.join(_here, "exclusive_lag.py"), "exec"))
 
 # ---------------------------------------------------------------------------------------------
 # Tests that stop udevd run last (inotify fallback).

@@ -3,23 +3,28 @@
 /// events and `advance(to:)`. The daemon does the grabbing and the writing.
 ///
 /// ```
-///             all fingers up, grab taken            count becomes bound, or a first contact
-///  ungrabbed ─────────────────────────────► passing ─────that may grow into one (landing)─────► holding
-///     ▲          (.grab; grabbed())         │  ▲  ▲                                           │  │
-///     │                                     │  │  └─ hold window over / unbound count / all up ┘  │
-///     └── all up, queue empty, release ─────┘  │    (held frames go out `lag` late, spaced        │
-///           asked (.release)                   │     as they came; lag = how long the hold was)   │
-///                                              └──── all up (still contacts lifted) ◄─ claimed ◄──┘
-///                                                                                   claim()
+///             all fingers up, grab taken        count becomes bound (hold), or a landing that a
+///  ungrabbed ─────────────────────────────► passing ───larger bound count may follow (landing)───► holding
+///     ▲          (.grab; grabbed())         │  ▲  ▲                                               │  │
+///     │                                     │  │  └─ released: caught up at once, then live ◄─────┘  │
+///     └── all up, release asked ────────────┘  │     (window over, unbound count, all up; a landing   │
+///           (.release)                         │      also ends when a contact moves or a button)    │
+///                                              └──── all up (still contacts lifted) ◄─ claimed ◄──────┘
+///                                                                                     claim()
 /// ```
 /// passing also goes to claimed on a late `claim()` (a bound gesture recognized after its
 /// contacts were forwarded). Entering claimed drops what is queued and ends every contact the
 /// clone has without a click or a tap: `.palm` sets ABS_MT_TOOL_TYPE to MT_TOOL_PALM first
 /// (libinput cancels the touch), `.lift(after:)` leaves them standing still and lifts them once
-/// they are older than the tap window. While the clone and the real device may differ, frames
-/// are written as state diffs (`EvdevState.diff`), never as the kernel's frame (whose unchanged
-/// values the kernel left out). With `lag` 0 and the clone in step, a frame is written as the
-/// kernel sent it, at once.
+/// they are older than the tap window. A released hold is written at once, coalesced
+/// (`coalesced`): a landing, a lift or a button change keeps a frame of its own, and the frames
+/// between two of them become one frame with the state after the last, so libinput sees the held
+/// motion as one step after the landing, not as a burst of steps the kernel stamps within
+/// microseconds of each other (no sane velocity for pointer acceleration; in the kernel suite
+/// libinput reported only some frames of such bursts). While the clone and the real device
+/// may differ, frames are written as state diffs (`EvdevState.diff`), never as the kernel's frame
+/// (whose unchanged values the kernel left out). With the clone in step and nothing held, a frame
+/// is written as the kernel sent it, at once.
 public struct ExclusiveGate: Sendable {
     public enum NeutralEnd: Hashable, Sendable {
         /// Touchscreens: MT_TOOL_PALM, then the lift.
@@ -28,20 +33,36 @@ public struct ExclusiveGate: Sendable {
         case lift(after: Duration)
     }
 
+    /// How far a held contact may move from where it was when the landing hold began (or where it
+    /// landed) and still count as waiting for the other fingers of a bound gesture; past it the
+    /// contact is moving, and the sequence goes to the clone. Chosen from Tests/Fixtures
+    /// (docs/EXCLUSIVE.md, "What is held"): resting first fingers of the real 3-finger touches
+    /// drift up to 0.29 mm before the others land, while real one-finger strokes (x220, t440s,
+    /// goodix) pass 0.3 mm in their first frames that move, so no frame with motion waits at p95.
+    public static let defaultLandingTravelMillimeters = 0.3
+
     public struct Settings: Hashable, Sendable {
         /// Finger counts some binding for this device names.
         public var boundFingerCounts: Set<Int>
         /// How long a contact of a bound count is held back while recognition decides.
         public var hold: Duration
-        /// How long a first contact is held back when a larger bound count may follow.
+        /// How long a landing is held back when a larger bound count may follow (from each landing).
         public var landing: Duration
         public var neutralEnd: NeutralEnd
         /// The ABS_MT_* codes the clone has (what a diff may write).
         public var codes: Set<UInt16>
+        /// A landing hold ends once a contact moves farther than this from its anchor.
+        public var landingTravelMillimeters: Double
+        /// The device's position resolution (DeviceDescription.unitsPerMillimeter).
+        public var xUnitsPerMillimeter: Double, yUnitsPerMillimeter: Double
         public init(boundFingerCounts: Set<Int>, hold: Duration, landing: Duration = .milliseconds(60),
-                    neutralEnd: NeutralEnd, codes: Set<UInt16>) {
+                    neutralEnd: NeutralEnd, codes: Set<UInt16>,
+                    landingTravelMillimeters: Double = ExclusiveGate.defaultLandingTravelMillimeters,
+                    unitsPerMillimeter: (x: Double, y: Double) = (1, 1)) {
             self.boundFingerCounts = boundFingerCounts; self.hold = hold; self.landing = min(landing, hold)
             self.neutralEnd = neutralEnd; self.codes = codes
+            self.landingTravelMillimeters = landingTravelMillimeters
+            xUnitsPerMillimeter = max(unitsPerMillimeter.x, 1e-9); yUnitsPerMillimeter = max(unitsPerMillimeter.y, 1e-9)
         }
     }
 
@@ -56,6 +77,9 @@ public struct ExclusiveGate: Sendable {
 
     public enum Mode: Hashable, Sendable { case ungrabbed, passing, holding, claimed }
 
+    /// Why the last hold ended without a claim.
+    public enum Release: Hashable, Sendable { case window, moved, button, unboundCount, allUp }
+
     public private(set) var mode = Mode.ungrabbed
     public var settings: Settings
     /// The real device as its events say.
@@ -66,24 +90,23 @@ public struct ExclusiveGate: Sendable {
     public private(set) var inSync = false
     public private(set) var wantsGrab = true
     public private(set) var releaseWhenIdle = false
-    /// Sequences claimed so far, and how long the last claimed one was held back (nil: its
-    /// contacts had been forwarded and were ended neutrally).
+    /// Sequences claimed so far, and how long the last claimed one was held back (nil: some of
+    /// its contacts had reached the clone and were ended neutrally).
     public private(set) var claims = 0
     public private(set) var lastClaimHeld: Duration?
+    /// How the last unclaimed hold ended, and how long it lasted.
+    public private(set) var lastRelease: (why: Release, held: Duration)?
 
     private var frame: [InputEvent] = []
     private var resyncing = false
-    /// Frames not yet written, oldest first: due at `time + lag`, or held (from `heldFrom` on).
+    /// Held frames, oldest first, each with the real state after it.
     private var queue: [(events: [InputEvent], after: EvdevState, resync: Bool)] = []
-    private var heldFrom: Int?
-    /// How late this touch sequence's frames reach the clone (0 until a hold ends; back to 0
-    /// once every finger is up and the queue is empty): their spacing is kept, so libinput's
-    /// pointer acceleration and tap timing see the real rhythm.
-    public private(set) var lag: Duration = .zero
     private var holdStart: Instant?
     private var holdDeadline: Instant?
     /// The hold is a landing window (no bound count reached yet).
     private var landing = false
+    /// Per slot, the contact (tracking id) and where it was when the landing hold began or it landed.
+    private var anchors: [Int: (id: Int32, x: Int32, y: Int32)] = [:]
     private var liftDeadline: Instant?
     /// When each clone slot's contact landed on the clone.
     private var downTime: [Int: Instant] = [:]
@@ -92,12 +115,10 @@ public struct ExclusiveGate: Sendable {
         self.settings = settings; self.real = real; self.clone = clone
     }
 
-    /// When `advance(to:)` has work: the hold window's end, the next delayed frame, a neutral lift.
+    /// When `advance(to:)` has work: the hold window's end, a neutral lift.
     public var nextDeadline: Instant? {
         var d = liftDeadline
-        func take(_ x: Instant?) { if let x, d == nil || x < d! { d = x } }
-        if heldFrom != nil { take(holdDeadline) }
-        if let first = queue.first, heldFrom != 0 { take(first.events[first.events.count - 1].time + lag) }
+        if mode == .holding, let h = holdDeadline, d == nil || h < d! { d = h }
         return d
     }
 
@@ -144,81 +165,132 @@ public struct ExclusiveGate: Sendable {
 
     private mutating func handle(_ f: [InputEvent], before: Int, after: Int, resync: Bool, _ out: inout [Action]) {
         let t = f[f.count - 1].time
+        let bound = settings.boundFingerCounts
         switch mode {
         case .ungrabbed:
             if wantsGrab && after == 0 { out.append(.grab) }
-        case .passing, .holding:
-            if heldFrom == nil && after > before && shouldHold(before: before, after: after) {
-                heldFrom = queue.count
-                holdStart = t
-                landing = !settings.boundFingerCounts.contains(after)
-                holdDeadline = t + (landing ? settings.landing : settings.hold)
-            }
-            if heldFrom == nil && queue.isEmpty && lag == .zero {
-                forward(f, target: real, resync: resync, &out)
+        case .passing:
+            guard after > before, settings.hold > .zero,
+                  bound.contains(after) || (settings.landing > .zero && bound.contains { $0 > after }) else {
+                forward(f, target: real, resync: resync, at: t, &out)
                 releaseIfIdle(&out)
                 return
             }
+            mode = .holding
+            holdStart = t
+            landing = !bound.contains(after)
+            holdDeadline = t + (landing ? settings.landing : settings.hold)
+            anchors = [:]
             queue.append((f, real, resync))
-            if heldFrom != nil {
-                if after == 0 { endHold(at: t) }
-                else if after > before {
-                    if settings.boundFingerCounts.contains(after) { holdDeadline = t + settings.hold; landing = false }
-                    else if !settings.boundFingerCounts.contains(where: { $0 > after }) { endHold(at: t) }
-                    else if landing { holdDeadline = t + settings.landing }   // each finger landing re-arms it
-                }
+            noteAnchors()
+            if landing && pressesButton(f) { release(.button, at: t, &out) }
+        case .holding:
+            queue.append((f, real, resync))
+            noteAnchors()
+            if after == 0 { release(.allUp, at: t, &out); return }
+            if after > before {
+                if bound.contains(after) { holdDeadline = t + settings.hold; landing = false }
+                else if !bound.contains(where: { $0 > after }) { release(.unboundCount, at: t, &out); return }
+                else if landing { holdDeadline = t + settings.landing }   // each finger landing re-arms it
             }
-            mode = heldFrom == nil ? .passing : .holding
-            writeDue(at: t, &out)
+            guard landing else { return }
+            if pressesButton(f) { release(.button, at: t, &out) }
+            else if moved() { release(.moved, at: t, &out) }
         case .claimed:
             guard after == 0 else { return }
             if liftDeadline != nil { liftNow(at: t, &out) }
             mode = .passing
-            lag = .zero
             releaseIfIdle(&out)
         }
     }
 
-    /// The hold ends at `t`: its frames go out from now on, as late as the hold lasted.
-    private mutating func endHold(at t: Instant) {
-        if let start = holdStart { lag = max(lag, t - start) }
-        heldFrom = nil; holdStart = nil; holdDeadline = nil
-        mode = .passing
+    /// Remembers where each contact was when the hold began, and where a new one landed.
+    private mutating func noteAnchors() {
+        for s in real.activeSlots {
+            let id = real.value(slot: s, code: AbsCode.mtTrackingId)
+            if anchors[s]?.id != id {
+                anchors[s] = (id, real.value(slot: s, code: AbsCode.mtPositionX), real.value(slot: s, code: AbsCode.mtPositionY))
+            }
+        }
     }
 
-    /// Writes the queued frames due at `now` (not the held ones).
-    private mutating func writeDue(at now: Instant, _ out: inout [Action]) {
-        while let first = queue.first, heldFrom != 0, first.events[first.events.count - 1].time + lag <= now {
-            queue.removeFirst()
-            if let h = heldFrom { heldFrom = h - 1 }
-            forward(first.events, target: first.after, resync: first.resync, &out)
+    /// Some contact is farther than `landingTravelMillimeters` from its anchor.
+    private func moved() -> Bool {
+        let r = settings.landingTravelMillimeters
+        for s in real.activeSlots {
+            guard let a = anchors[s] else { continue }
+            let dx = Double(real.value(slot: s, code: AbsCode.mtPositionX) - a.x) / settings.xUnitsPerMillimeter
+            let dy = Double(real.value(slot: s, code: AbsCode.mtPositionY) - a.y) / settings.yUnitsPerMillimeter
+            if dx * dx + dy * dy > r * r { return true }
         }
-        if queue.isEmpty && heldFrom == nil && real.fingerCount == 0 { lag = .zero }
+        return false
+    }
+
+    /// The frame changes a button (BTN_LEFT of a clickpad …): not how a multi-finger gesture begins.
+    private func pressesButton(_ f: [InputEvent]) -> Bool {
+        f.contains { e in
+            e.type == EventType.key && e.value != 2 && e.code != KeyCode.btnTouch
+                && !KeyCode.fingerCountTools.contains { $0.code == e.code }
+        }
+    }
+
+    /// The hold ends without a claim at `t`: the clone is brought up to date now (coalesced), and
+    /// the sequence goes on live.
+    private mutating func release(_ why: Release, at t: Instant, _ out: inout [Action]) {
+        if let start = holdStart { lastRelease = (why, t - start) }
+        let held = queue
+        queue.removeAll()
+        holdStart = nil; holdDeadline = nil; anchors = [:]
+        mode = .passing
+        for part in ExclusiveGate.coalesced(held) { forward(part.events, target: part.after, resync: part.resync, at: t, &out) }
         releaseIfIdle(&out)
     }
 
-    private func shouldHold(before: Int, after: Int) -> Bool {
-        guard settings.hold > .zero else { return false }
-        let bound = settings.boundFingerCounts
-        return bound.contains(after) || (before == 0 && settings.landing > .zero && bound.contains { $0 > after })
+    /// Held frames as few as keep what libinput computes: a frame that lands or lifts a contact,
+    /// changes a key or follows a SYN_DROPPED stays a frame of its own; the frames after it up to
+    /// the next such frame become one, with the state after the last of them and its MSC events
+    /// (marked `resync`: it must be written as a state diff, not as the last frame's events).
+    static func coalesced(_ held: [(events: [InputEvent], after: EvdevState, resync: Bool)])
+        -> [(events: [InputEvent], after: EvdevState, resync: Bool)] {
+        var out: [(events: [InputEvent], after: EvdevState, resync: Bool)] = []
+        var pending: (events: [InputEvent], after: EvdevState, resync: Bool)?
+        var previous: EvdevState?
+        for q in held {
+            let boundary = q.resync || previous.map { changesContactsOrKeys(from: $0, to: q.after) } ?? true
+            if boundary {
+                if let p = pending { out.append(p); pending = nil }
+                out.append(q)
+            } else {
+                pending = (q.events, q.after, true)   // its state diff carries the motion of the frames it replaces
+            }
+            previous = q.after
+        }
+        if let p = pending { out.append(p) }
+        return out
+    }
+
+    private static func changesContactsOrKeys(from a: EvdevState, to b: EvdevState) -> Bool {
+        if a.keys != b.keys { return true }
+        for s in 0..<min(a.slotCount, b.slotCount)
+        where a.value(slot: s, code: AbsCode.mtTrackingId) != b.value(slot: s, code: AbsCode.mtTrackingId) { return true }
+        return false
     }
 
     /// A bound gesture was recognized on this device: its touch sequence is not the compositor's.
-    /// What is queued is dropped; what the clone already has ends without a click or a tap.
+    /// What is held is dropped; what the clone already has ends without a click or a tap.
     public mutating func claim(at t: Instant, _ out: inout [Action]) {
         guard mode == .holding || (mode == .passing && real.fingerCount > 0) else { return }
         lastClaimHeld = mode == .holding && clone.activeSlots.isEmpty ? holdStart.map { t - $0 } : nil
         queue.removeAll()
-        heldFrom = nil; holdStart = nil; holdDeadline = nil
+        holdStart = nil; holdDeadline = nil; anchors = [:]
         mode = .claimed
         claims += 1
         endForwarded(at: t, &out)
     }
 
-    /// Fires the hold window's end, delayed frames and neutral lifts due at or before `now`.
+    /// Fires the hold window's end and neutral lifts due at or before `now`.
     public mutating func advance(to now: Instant, _ out: inout [Action]) {
-        if heldFrom != nil, let d = holdDeadline, d <= now { endHold(at: d) }
-        if mode == .passing || mode == .holding { writeDue(at: now, &out) }
+        if mode == .holding, let d = holdDeadline, d <= now { release(.window, at: d, &out) }
         if let d = liftDeadline, d <= now { liftNow(at: d, &out) }
     }
 
@@ -227,13 +299,14 @@ public struct ExclusiveGate: Sendable {
     private mutating func releaseIfIdle(_ out: inout [Action]) {
         guard releaseWhenIdle, mode == .passing, queue.isEmpty, real.fingerCount == 0, liftDeadline == nil else { return }
         out.append(.release)
-        mode = .ungrabbed; wantsGrab = false; releaseWhenIdle = false; inSync = false; lag = .zero
+        mode = .ungrabbed; wantsGrab = false; releaseWhenIdle = false; inSync = false
     }
 
-    /// One real frame for the clone, whose state after it must be `target`.
-    private mutating func forward(_ f: [InputEvent], target: EvdevState, resync: Bool, _ out: inout [Action]) {
+    /// One real frame for the clone, written at `now`, whose state after it must be `target`. The
+    /// events keep the real frame's time (a kernel that takes uinput timestamps passes it on).
+    private mutating func forward(_ f: [InputEvent], target: EvdevState, resync: Bool, at now: Instant, _ out: inout [Action]) {
         if inSync && !resync {
-            noteLandings(from: clone, to: target, at: f[f.count - 1].time)
+            noteLandings(from: clone, to: target, at: now)
             clone = target
             out.append(.write(f))
             return
@@ -242,12 +315,12 @@ public struct ExclusiveGate: Sendable {
         // What carries no state (MSC_TIMESTAMP, relative motion, key repeats) goes along as sent.
         let extra = f.filter { $0.type == EventType.msc || $0.type == EventType.rel || ($0.type == EventType.key && $0.value == 2) }
         d.insert(contentsOf: extra, at: d.count - 1)
-        write(d, target: target, &out)
+        write(d, target: target, at: now, &out)
     }
 
-    private mutating func write(_ events: [InputEvent], target: EvdevState, _ out: inout [Action]) {
+    private mutating func write(_ events: [InputEvent], target: EvdevState, at now: Instant? = nil, _ out: inout [Action]) {
         let after = clone.applying(events)
-        if let t = events.last?.time { noteLandings(from: clone, to: after, at: t) }
+        if let t = now ?? events.last?.time { noteLandings(from: clone, to: after, at: t) }
         clone = after
         inSync = clone == target
         if events.count > 1 || events.first?.isSynReport == false { out.append(.write(events)) }

@@ -38,7 +38,8 @@ final class ExclusiveDevice {
         claims = ClaimRule(bindings: bindings, device: d)
         let codes = Set(c.description.codes[EventType.abs] ?? []).filter { EvdevState.slotCodes.contains($0) }
         let end: ExclusiveGate.NeutralEnd = d.kind == .touchscreen ? .palm : .lift(after: .milliseconds(200))
-        gate = ExclusiveGate(settings: .init(boundFingerCounts: claims.fingerCounts, hold: hold, landing: landing, neutralEnd: end, codes: codes),
+        gate = ExclusiveGate(settings: .init(boundFingerCounts: claims.fingerCounts, hold: hold, landing: landing, neutralEnd: end, codes: codes,
+                                             unitsPerMillimeter: d.unitsPerMillimeter),
                              real: real, clone: c.initialState(slotCount: real.slotCount))
         log.info("devices: \(evdev.path): exclusive: clone \(c.devnode ?? "?") (phys \(VirtualDeviceMark.physPrefix)/\(CloneDevice.role)); bound finger counts \(claims.fingerCounts.sorted()), held back up to \(hold.totalMicroseconds / 1000) ms (landing \(gate.settings.landing.totalMicroseconds / 1000) ms)")
         gate.start(&actions)
@@ -76,7 +77,7 @@ final class ExclusiveDevice {
         guard !finished else { return }
         claims = ClaimRule(bindings: bindings, device: evdev.description)
         gate.settings = .init(boundFingerCounts: claims.fingerCounts, hold: hold, landing: landing, neutralEnd: gate.settings.neutralEnd,
-                              codes: gate.settings.codes)
+                              codes: gate.settings.codes, unitsPerMillimeter: evdev.description.unitsPerMillimeter)
         if exclusive { gate.cancelRelease(&actions) } else {
             log.info("devices: \(evdev.path): exclusive: off by the config; the grab goes once no finger is down")
             gate.requestRelease(&actions)
