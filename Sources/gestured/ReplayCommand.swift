@@ -1,3 +1,4 @@
+import GestureConfig
 import GestureDaemon
 import CommandArguments
 import GestureCore
@@ -6,7 +7,7 @@ import GestureWire
 import LinuxSystem
 
 let replayUsage = """
-    usage: gestured replay [--json] [--frames] [--device-description DESC] FILE|-
+    usage: gestured replay [--json] [--frames] [--html OUT.html] [--device-description DESC] FILE|-
 
     Decodes a recording in virtual time (as fast as possible) and prints each gesture event,
     one per line; with --frames also each touch frame (one per SYN_REPORT).
@@ -17,6 +18,9 @@ let replayUsage = """
 
       --json                     JSON lines (the socket's shape) instead of text
       --frames                   print touch frames too
+      --html OUT.html            write a page picturing the recording instead (the surface to
+                                 scale with every contact's path, edge zones, a timeline of the
+                                 gestures; click the timeline to see the contacts then)
       --device-description DESC  the evemu .desc describing the device of a bare .events file
       -h, --help                 this text
 
@@ -27,6 +31,7 @@ let replayUsage = """
 
 let replaySyntax = CommandSyntax(command: "gestured replay", help: replayUsage, options: [
     .flag("--json"), .flag("--frames"), .value("--device-description", needs: "a file"),
+    .value("--html", needs: "a file"),
 ], positionals: 1, surplus: { "gestured replay: one recording at a time (got '\($0)' and '\($1)')\n" })
 
 /// Buffered standard output.
@@ -52,7 +57,7 @@ struct OutputBuffer {
 
 func replayMain(_ arguments: [String]) -> Int32 {
     var json = false, frames = false
-    var descPath: String?
+    var descPath: String?, html: String?
     var file: String?
     let parsed = replaySyntax.parse(arguments)
     for argument in parsed.arguments {
@@ -60,12 +65,17 @@ func replayMain(_ arguments: [String]) -> Int32 {
         case .flag("--json"): json = true
         case .flag("--frames"): frames = true
         case .value("--device-description", let v): descPath = v
+        case .value("--html", let v): html = v
         case .positional(let p): file = p
         default: fatalError("gestured bug: replay's syntax has no \(argument)")
         }
     }
     if let stop = parsed.stop { return stop.report() }
     guard let file else { eprint(replayUsage, terminator: ""); return 2 }
+    if let html {
+        guard file != "-" else { return replaySyntax.invalid("--html needs a recording file, not standard input").report() }
+        return writeReplayPage(recording: file, descriptionPath: descPath, config: Config(), to: html, command: "gestured replay")
+    }
 
     var out = OutputBuffer()
     do {
