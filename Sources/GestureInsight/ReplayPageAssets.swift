@@ -83,7 +83,7 @@ enum ReplayPageAssets {
             e.preventDefault();
           });
           const m = /t=([0-9.]+)/.exec(location.hash);
-          show(m ? parseFloat(m[1]) * 1000 : 0);
+          show(m ? Math.round(parseFloat(m[1]) * 1000) : 0);
           document.body.dataset.renderMs = String(Math.round(performance.now() - started));
           document.body.dataset.ready = "1";
         })();

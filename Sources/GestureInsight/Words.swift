@@ -26,9 +26,10 @@ public enum Words {
         return "\(us < 0 ? "-" : "")\(a / 1_000_000).\(String(repeating: "0", count: 3 - frac.count))\(frac)"
     }
     public static func fingers(_ n: Int) -> String { "\(n) finger\(n == 1 ? "" : "s")" }
-    /// One of eight compass words for a displacement (y grows downward).
-    public static func heading(_ dx: Double, _ dy: Double) -> String {
-        GestureDirection.quantize(dx: dx, dy: dy, directions: 8)?.rawValue ?? "nowhere"
+    /// A direction word for a displacement (y grows downward): 4 directions, as the recognizers
+    /// report them by default, or 8.
+    public static func heading(_ dx: Double, _ dy: Double, directions: Int = 4) -> String {
+        GestureDirection.quantize(dx: dx, dy: dy, directions: directions)?.rawValue ?? "nowhere"
     }
 }
 
@@ -39,7 +40,7 @@ extension SequenceExplanation {
         var s = "sequence \(sequence.number) at \(Words.seconds(sequence.start - origin))–\(Words.seconds(sequence.end - origin)) s: "
         s += "\(Words.fingers(m.fingers)), \(Words.ms(sequence.duration)) ms"
         let f = m.final
-        if f.distance > 0 { s += ", moved \(Words.mm(f.distance)) mm \(Words.heading(f.totalX, f.totalY))" }
+        if f.distance > 0 { s += ", moved \(Words.mm(f.distance)) mm \(Words.heading(f.totalX, f.totalY, directions: 8))" }
         s += "\n"
         if let note { s += "  note: \(note)\n" }
         if gestures.isEmpty {
