@@ -92,11 +92,11 @@ func recordMain(_ arguments: [String]) -> Int32 {
 }
 
 /// Resolves a DEVICE argument (node path or name) or picks the only touch device.
-private func chooseDevice(_ wanted: String?) -> String? {
+func chooseDevice(_ wanted: String?, command: String = "gestured record") -> String? {
     if let wanted, wanted.hasPrefix("/") { return wanted }
     let monitor: DeviceMonitor
     do { monitor = try DeviceMonitor() } catch {
-        eprint("gestured record: cannot list input devices: \(error)")
+        eprint("\(command): cannot list input devices: \(error)")
         return nil
     }
     var candidates: [(node: String, name: String)] = []
@@ -106,14 +106,14 @@ private func chooseDevice(_ wanted: String?) -> String? {
     }
     if let wanted {
         if let hit = candidates.first(where: { $0.name == wanted }) { return hit.node }
-        eprint("gestured record: no touch device named '\(wanted)'")
+        eprint("\(command): no touch device named '\(wanted)'")
     } else if candidates.count == 1 {
         return candidates[0].node
     } else if candidates.isEmpty {
-        eprint("gestured record: no touchscreen or touchpad found; name a node, e.g. gestured record /dev/input/event5")
+        eprint("\(command): no touchscreen or touchpad found; name a node, e.g. \(command) /dev/input/event5")
         return nil
     } else {
-        eprint("gestured record: several touch devices; pick one:")
+        eprint("\(command): several touch devices; pick one:")
     }
     for c in candidates { eprint("  \(c.node)  \(TextEscaping.escaped(c.name))") }
     return nil
