@@ -98,7 +98,7 @@ public enum Tuner {
     /// The proposals as a config snippet `gestured check` accepts: one device rule matching
     /// the device by its name.
     public static func snippet(device: DeviceDescription, counts: [(GestureKind, Int)], proposals: [Proposal], conflicts: [String]) -> String {
-        var s = "# gestured tune: " + counts.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
+        var s = "# gestured tune: " + counts.map { "\($0.0.rawValue) × \($0.1)" }.joined(separator: ", ")
         s += " measured on \(yamlString(device.name))\n"
         for c in conflicts { s += "# conflict: \(c)\n" }
         if proposals.isEmpty { s += "# the thresholds in force already recognize all of them: nothing to change\n" }
