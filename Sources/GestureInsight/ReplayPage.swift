@@ -39,6 +39,9 @@ public enum ReplayPage {
         s += surface(p, w: w, h: h, ms: ms)
         s += "<p id=\"readout\" class=\"meta\">click or drag on the timeline to see the contacts at that moment; ← → step frames</p>\n"
         s += timeline(p, endMs: endMs, ms: ms)
+        s += "<p class=\"meta\">paths: ● landing, ▶ lift, a dot every 100 ms; zones: orange edge zone (edge_zone_mm)"
+        s += p.device.kind == .touchpad ? ", blue thumb zone, pink edge-palm zones" : ""
+        s += "; gestures: green ▶ began, ticks changed, | ended, red × cancelled, ◆ recognized</p>\n"
         s += "<script type=\"application/json\" id=\"data\">\(data(p, endMs: endMs, ms: ms))</script>\n"
         s += "<script>\(ReplayPageAssets.script)</script>\n</body></html>\n"
         return s
@@ -99,7 +102,7 @@ public enum ReplayPage {
         let cl = (contactLanes.max() ?? -1) + 1, gl = Swift.max(1, (gestureLanes.max() ?? -1) + 1)
         let contactsTop = axisHeight + 4, gesturesTop = contactsTop + Double(cl) * contactLane + 10
         let height = gesturesTop + Double(gl) * gestureLane + 4
-        var s = "<svg id=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(f(labelWidth + plotWidth + 10)) \(f(height))\" "
+        var s = "<svg id=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(f(labelWidth + plotWidth + 80)) \(f(height))\" "
         s += "data-x0=\"\(f(labelWidth))\" data-px-per-ms=\"\(px)\" role=\"img\" aria-label=\"timeline\">"
         s += "<text x=\"4\" y=\"\(f(contactsTop + 8))\">contacts</text><text x=\"4\" y=\"\(f(gesturesTop + 13))\">gestures</text>"
         // Axis: a tick every 1, 2, 5, 10… seconds, about ten in all.
