@@ -37,20 +37,41 @@ public enum Explainer {
                 $0.kind == .tap || $0.kind == .doubleTap ? $0.start >= seq.end && $0.start < nextEnd
                                                          : $0.start >= seq.start && $0.start < nextStart
             }
-            let m = SequenceMeasures(seq)
+            let (palms, palmNotes) = edgePalms(seq, t, device)
+            let m = SequenceMeasures(seq.without(palms))
             var e = Explaining(m: m, t: t, device: device, spans: mine)
             let tapLike = e.tap()
             e.doubleTap(previous: previousTap, tapLike: tapLike)
             e.longPress(); e.pan(); e.swipe(); e.pinch(); e.rotate(); e.edgeSwipe()
-            var note: String?
+            var notes = palmNotes
             if m.fingers > 5 {
-                note = "\(m.fingers) contacts at once, more than 5: no gesture while they are down (a fixed limit, not configurable)"
+                notes.append("\(m.fingers) contacts at once, more than 5: no gesture while they are down (a fixed limit, not configurable)")
             }
+            let note = notes.isEmpty ? nil : notes.joined(separator: "\n  note: ")
             out.append(SequenceExplanation(sequence: seq, measures: m, gestures: mine, note: note, verdicts: e.verdicts))
             let landing = m.landing ?? (0, 0)
             previousTap = tapLike ? (seq.end, landing.x, landing.y, m.fingers) : nil
         }
         return out
+    }
+
+    /// Touchpad contacts that landed in the edge-palm zone and never moved
+    /// `edgePalmReleaseTravel` from there: the daemon takes them for palms (RestingContacts.swift),
+    /// so they are left out of the measurements, with a note saying so.
+    public static func edgePalms(_ seq: TouchSequence, _ t: Thresholds, _ device: DeviceDescription) -> (Set<Int>, [String]) {
+        let width = device.size.width
+        guard device.kind == .touchpad, t.edgePalmZoneWidth > 0, width > 2 * t.edgePalmZoneWidth else { return ([], []) }
+        var ids: [Int] = [], sides: Set<String> = []
+        for c in seq.contacts {
+            guard let x = c.xs.first, x <= t.edgePalmZoneWidth || x >= width - t.edgePalmZoneWidth,
+                  c.excursion < t.edgePalmReleaseTravel else { continue }
+            ids.append(c.id)
+            sides.insert(x <= t.edgePalmZoneWidth ? "left" : "right")
+        }
+        guard !ids.isEmpty else { return ([], []) }
+        let who = ids.count == 1 ? "contact \(ids[0])" : "contacts " + ids.map(String.init).joined(separator: ", ")
+        let notes = ["\(who) landed in the \(sides.sorted().joined(separator: " and ")) edge-palm zone (edge_palm_zone_width_mm \(Words.num(t.edgePalmZoneWidth))) and never moved edge_palm_release_travel_mm \(Words.num(t.edgePalmReleaseTravel)) from there: \(ids.count == 1 ? "a palm" : "palms"), left out of every gesture and of the figures below"]
+        return (Set(ids), notes)
     }
 }
 

@@ -52,6 +52,25 @@ public struct TouchSequence: Sendable {
     public var maxFingers: Int { frames.reduce(0) { Swift.max($0, $1.fingers) } }
 }
 
+extension TouchSequence {
+    /// The sequence without the contacts `ids` (set aside as palms): the finger count the
+    /// device reported drops by those of them down in each frame.
+    public func without(_ ids: Set<Int>) -> TouchSequence {
+        guard !ids.isEmpty else { return self }
+        var out = TouchSequence(number: number)
+        out.contacts = contacts.filter { !ids.contains($0.id) }
+        for f in frames {
+            var g = SequenceFrame(time: f.time, ids: [], xs: [], ys: [], fingerCount: f.fingerCount, buttonDown: f.buttonDown)
+            for i in f.ids.indices {
+                if ids.contains(f.ids[i]) { g.fingerCount = Swift.max(0, g.fingerCount - 1); continue }
+                g.ids.append(f.ids[i]); g.xs.append(f.xs[i]); g.ys.append(f.ys[i])
+            }
+            out.frames.append(g)
+        }
+        return out
+    }
+}
+
 /// Cuts a stream of frames into touch sequences and keeps every contact's path (for the page).
 public struct SequenceCollector: Sendable {
     public private(set) var sequences: [TouchSequence] = []

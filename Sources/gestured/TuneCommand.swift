@@ -88,7 +88,7 @@ func tuneMain(_ arguments: [String]) -> Int32 {
             return 2
         }
         description = run.device; thresholds = run.thresholds
-        samples += tuneSamples(run.collector.sequences, kind: k)
+        samples += tuneSamples(run.collector.sequences, kind: k, thresholds: run.thresholds, device: run.device)
     }
     guard let description, !samples.isEmpty else { eprint("gestured tune: no touch sequence to measure"); return 1 }
     let (proposals, conflicts) = Tuner.propose(samples, thresholds)
@@ -100,12 +100,14 @@ func tuneMain(_ arguments: [String]) -> Int32 {
     return 0
 }
 
-/// The samples of one recording of one gesture: each sequence, or for double taps each pair.
-func tuneSamples(_ sequences: [TouchSequence], kind: GestureKind) -> [Tuner.Sample] {
+/// The samples of one recording of one gesture: each sequence (edge palms left out, as the
+/// daemon does), with the gap before it for second taps.
+func tuneSamples(_ sequences: [TouchSequence], kind: GestureKind, thresholds: Thresholds, device: DeviceDescription) -> [Tuner.Sample] {
     var out: [Tuner.Sample] = []
     for (i, seq) in sequences.enumerated() {
         let gap = kind == .doubleTap && i % 2 == 1 ? seq.start - sequences[i - 1].end : nil
-        out.append(Tuner.Sample(kind: kind, measures: SequenceMeasures(seq), gapBefore: gap))
+        let palms = Explainer.edgePalms(seq, thresholds, device).0
+        out.append(Tuner.Sample(kind: kind, measures: SequenceMeasures(seq.without(palms)), gapBefore: gap))
     }
     return out
 }
@@ -133,7 +135,7 @@ private func tuneLive(_ wanted: String?, gestures: [GestureKind], repetitions: I
             if done > 0 && done <= count { eprint("  \(done)/\(count)", terminator: "\r") }
         }
         eprint("")
-        samples += tuneSamples(Array(collector.sequences.prefix(count)), kind: k)
+        samples += tuneSamples(Array(collector.sequences.prefix(count)), kind: k, thresholds: settings.thresholds, device: pipeline.device)
     }
     return (samples, pipeline.device, settings.thresholds)
 }

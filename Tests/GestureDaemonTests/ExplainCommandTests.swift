@@ -31,10 +31,12 @@ import Testing
         Case(fixture: "touchpad-synaptics-t440s-1finger-strokes-and-clicks__whot-input-data-analysis.evemu",
              known: [11], from: "17.3", to: "17.4",
              says: ["heading up, over swipe_minimum_distance_mm 6", "(the direction is decided when swipe_minimum_distance_mm is reached)"]),
-        // The pan begins before the net move left is made: its direction is the slop's.
+        // "the pan begins rightwards": the finger goes right first and ends left; the phantom
+        // at x = 0 is an edge palm, left out.
         Case(fixture: "touchpad-goodix-dell0a78-clicks-scrolls-pinches-beside-edge-phantom__linux-input-list.yml",
              known: [36], from: "0.7", to: "2.8",
-             says: ["pan (recognized):", "over pan_slop_mm 1.5", "the direction is decided when pan_slop_mm is reached"]),
+             says: ["landed in the left edge-palm zone (edge_palm_zone_width_mm 8)", "pan (recognized): 1 finger moved",
+                    "heading right, over pan_slop_mm 1.5", "by the lift they had moved 27.9 mm left"]),
         // The 25 mm jump of a finger landing in a ghost's slot makes the two-finger move a pinch
         // and a rotate.
         Case(fixture: "touchpad-synaptics-dll0945-3finger-swipe-then-kernel-ghost-contacts__linux-input-list.evtest",
