@@ -37,14 +37,43 @@ import Testing
     /// Opens `page` in headless Chromium: the DOM after the script ran and the console lines.
     static func open(_ page: String, fragment: String, screenshot: String? = nil, profile: String) throws -> (dom: String, console: [String]) {
         guard let chromium else { throw TestFailure(description: "chromium is not installed (Tests/test.sh installs it)") }
-        var args = ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile)", "--enable-logging=stderr", "--v=0",
-                    "--window-size=1200,900"]
+        var args = ["--headless", "--no-sandbox", "--no-zygote", "--disable-gpu", "--disable-crash-reporter", "--disable-breakpad",
+                    "--user-data-dir=\(profile)", "--enable-logging=stderr", "--v=0", "--window-size=1200,900"]
         args += screenshot.map { ["--screenshot=\($0)"] } ?? ["--dump-dom"]
         args.append("file://\(page)#\(fragment)")
         let r = try run(chromium, args)
+        reapChromiumOrphans()
         #expect(r.status == 0, "chromium: \(r.err)")
         let console = r.err.split(separator: "\n").filter { $0.contains(":CONSOLE") }.map { String($0) }
         return (r.out, console)
+    }
+
+    /// Chromium double-forks helpers; when their parent ends they are orphaned to this test
+    /// process (a subreaper once any hook runner ran in it), and an unreaped zombie hangs every
+    /// exit test still running (docs/ARCHITECTURE.md, "Child processes in tests"). Reaps this
+    /// process's children named chromium or chrome_* (nothing else here starts them), by pid,
+    /// waiting up to 3 s for them to end and killing what is left then.
+    static func reapChromiumOrphans() {
+        let me = getpid()
+        for round in 0..<300 {
+            var left = false
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                guard let pid = pid_t(entry), let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                      let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")") else { continue }
+                let name = text[text.index(after: open)..<close]
+                let fields = text[text.index(after: close)...].split(separator: " ")
+                guard fields.count > 2, pid_t(fields[1]) == me, name.hasPrefix("chrom") else { continue }
+                if fields[0] == "Z" {
+                    var status: Int32 = 0
+                    _ = waitpid(pid, &status, WNOHANG)
+                } else {
+                    left = true
+                    if round == 200 { kill(pid, SIGKILL) }
+                }
+            }
+            if !left { return }
+            usleep(10_000)
+        }
     }
 
     /// What the recording holds, from `gestured replay --frames --json`: distinct touch ids,
