@@ -15,9 +15,11 @@ let explainUsage = """
       swipe: 3 fingers moved 14.2 mm of the 20 mm needed (swipe_minimum_distance_mm 20), then lifted
 
     The thresholds are the daemon's for the recording's device: its kind's defaults, the
-    config's `thresholds:` for the kind and every matching `devices:` rule. The measurements
-    are taken over all the fingers of the sequence; a contact the daemon sets aside as resting,
-    a thumb or a palm is counted in them.
+    config's `thresholds:` for the kind and every matching `devices:` rule. Every gesture kind
+    is recognized, as in `gestured replay` (the daemon waits for a double tap only where one is
+    bound, so it may report two taps where explain reports a double tap). The measurements
+    are taken over all the fingers of the sequence but touchpad edge palms (said in a note); a
+    contact the daemon sets aside as resting or a thumb is counted in them.
 
       --from S, --to S           only sequences overlapping S…S seconds since the first event
       --config FILE              the config to take thresholds from (default \(Config.defaultPath);
