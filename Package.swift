@@ -62,6 +62,9 @@ let package = Package(
         .target(name: "GestureCore", swiftSettings: lean),
         // The one argument parser of the commands: stdlib only.
         .target(name: "CommandArguments", swiftSettings: lean),
+        // What a recording did, for people: touch sequences measured against the thresholds
+        // (`explain`), thresholds from a person's own gestures (`tune`), the replay page. Pure.
+        .target(name: "GestureInsight", dependencies: ["GestureCore"], swiftSettings: lean),
         // Thin safe wrapper over libyaml: a node tree with line:column marks.
         .target(name: "YAML", dependencies: ["CYAML"], swiftSettings: lean),
         // The bridge to the operating system: errno as SystemError, the monotonic clock as the
@@ -80,6 +83,7 @@ let package = Package(
         ], swiftSettings: lean),
         .executableTarget(name: "gestured", dependencies: [
             "CommandArguments", "GestureDaemon", "GestureCore", "GestureRecording", "GestureWire", "GestureConfig", "LinuxInput", "LinuxSystem",
+            "GestureInsight",
         ], swiftSettings: lean, linkerSettings: daemonLink),
         // `gestured listen` (which execs it): bindings in the user's session, with focus tracking,
         // whose libraries (libxcb, libwayland-client) the daemon then does not load.
@@ -101,6 +105,9 @@ let package = Package(
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore", "GestureTestSupport"]),
         .testTarget(name: "GestureRecordingTests", dependencies: ["GestureRecording", "GestureCore", "GestureTestSupport"]),
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureCore", "YAML", "GestureTestSupport"]),
+        .testTarget(name: "GestureInsightTests", dependencies: [
+            "GestureInsight", "GestureCore", "GestureRecording", "GestureConfig", "LinuxSystem", "GestureTestSupport",
+        ]),
         .testTarget(name: "GestureWireTests", dependencies: ["GestureWire", "GestureTestSupport"]),
         .testTarget(name: "GestureDaemonTests", dependencies: [
             "GestureDaemon", "GestureConfig", "GestureWire", "GestureCore", "GestureRecording", "LinuxSystem", "GestureTestSupport",

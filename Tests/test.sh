@@ -4,6 +4,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 # The real desktops the per-application tests run: a headless sway with foot windows, Xvfb with
-# openbox and xterms; dbus-daemon for the session-bus backends.
-scripts/deps.sh systemd dbus-daemon sway foot xvfb openbox xterm x11-utils xdotool
+# openbox and xterms; dbus-daemon for the session-bus backends; headless Chromium for the replay
+# page (ReplayPageBrowserTests).
+scripts/deps.sh systemd dbus-daemon sway foot xvfb openbox xterm x11-utils xdotool chromium
 exec swift test "$@"

@@ -1,9 +1,11 @@
 # fish completion for gestured(8)
-set -l commands run replay check monitor devices record listen doctor
+set -l commands run replay explain tune check monitor devices record listen doctor
 set -l gestures tap doubleTap longPress swipe pan pinch rotate edgeSwipe
 complete -c gestured -f
 complete -c gestured -n "not __fish_seen_subcommand_from $commands" -a run -d 'run the daemon'
 complete -c gestured -n "not __fish_seen_subcommand_from $commands" -a replay -d 'decode a recording and print gestures'
+complete -c gestured -n "not __fish_seen_subcommand_from $commands" -a explain -d 'say why each touch was or was not a gesture'
+complete -c gestured -n "not __fish_seen_subcommand_from $commands" -a tune -d 'fit thresholds to your own gestures'
 complete -c gestured -n "not __fish_seen_subcommand_from $commands" -a check -d 'validate a config file'
 complete -c gestured -n "not __fish_seen_subcommand_from $commands" -a monitor -d 'print live gestures from the socket'
 complete -c gestured -n "not __fish_seen_subcommand_from $commands" -a devices -d 'list touch devices'
@@ -12,7 +14,7 @@ complete -c gestured -n "not __fish_seen_subcommand_from $commands" -a listen -d
 complete -c gestured -n "not __fish_seen_subcommand_from $commands" -a doctor -d 'check the setup'
 complete -c gestured -n "not __fish_seen_subcommand_from $commands" -l version -d 'print the version'
 complete -c gestured -l help -s h -d 'this command\'s help'
-complete -c gestured -n "__fish_seen_subcommand_from run check listen doctor" -l config -s c -r -F -d 'config file'
+complete -c gestured -n "__fish_seen_subcommand_from run check listen doctor replay explain tune" -l config -s c -r -F -d 'config file'
 complete -c gestured -n "__fish_seen_subcommand_from run monitor listen doctor" -l socket -r -F -d 'socket path'
 complete -c gestured -n "__fish_seen_subcommand_from run" -l replay -r -F -d 'recording standing in for a device'
 complete -c gestured -n "__fish_seen_subcommand_from run" -l replay-delay -x -d 'seconds before replaying'
@@ -21,8 +23,15 @@ complete -c gestured -n "__fish_seen_subcommand_from run" -l replay-wait-for-cli
 complete -c gestured -n "__fish_seen_subcommand_from run" -l no-discovery -d 'no real devices'
 complete -c gestured -n "__fish_seen_subcommand_from replay" -l json -d 'JSON lines'
 complete -c gestured -n "__fish_seen_subcommand_from replay" -l frames -d 'print touch frames too'
-complete -c gestured -n "__fish_seen_subcommand_from replay" -l device-description -r -F -d 'evemu .desc of a bare .events file'
-complete -c gestured -n "__fish_seen_subcommand_from replay" -F
+complete -c gestured -n "__fish_seen_subcommand_from replay explain" -l device-description -r -F -d 'evemu .desc of a bare .events file'
+complete -c gestured -n "__fish_seen_subcommand_from replay record" -l html -r -F -d 'write a page picturing the recording'
+complete -c gestured -n "__fish_seen_subcommand_from replay explain" -F
+complete -c gestured -n "__fish_seen_subcommand_from explain" -l from -x -d 'from this second'
+complete -c gestured -n "__fish_seen_subcommand_from explain" -l to -x -d 'up to this second'
+complete -c gestured -n "__fish_seen_subcommand_from tune" -l from -x -a "tap= doubleTap= longPress= swipe= pan= pinch= rotate=" -d 'GESTURE=FILE, a recording of one gesture'
+complete -c gestured -n "__fish_seen_subcommand_from tune" -l gestures -x -a "tap doubleTap longPress swipe pan pinch rotate" -d 'gestures to ask for'
+complete -c gestured -n "__fish_seen_subcommand_from tune" -l repetitions -x -d 'how many of each'
+complete -c gestured -n "__fish_seen_subcommand_from tune" -a "(ls /dev/input/event* 2>/dev/null)"
 complete -c gestured -n "__fish_seen_subcommand_from monitor" -l json -d 'raw JSON lines'
 complete -c gestured -n "__fish_seen_subcommand_from monitor" -l subscribe -x -a "'{\"type\":\"subscribe\",\"kinds\":[\""$gestures"\"]}'" -d 'subscribe line'
 complete -c gestured -n "__fish_seen_subcommand_from devices" -l json -d 'one JSON object per device'

@@ -1,3 +1,4 @@
+import GestureConfig
 import GestureDaemon
 import CommandArguments
 import GestureCore
@@ -6,7 +7,7 @@ import GestureWire
 import LinuxSystem
 
 let replayUsage = """
-    usage: gestured replay [--json] [--frames] [--device-description DESC] FILE|-
+    usage: gestured replay [--json] [--frames] [--html OUT.html] [--config FILE] [--device-description DESC] FILE|-
 
     Decodes a recording in virtual time (as fast as possible) and prints each gesture event,
     one per line; with --frames also each touch frame (one per SYN_REPORT).
@@ -17,6 +18,11 @@ let replayUsage = """
 
       --json                     JSON lines (the socket's shape) instead of text
       --frames                   print touch frames too
+      --html OUT.html            write a page picturing the recording instead (the surface to
+                                 scale with every contact's path, edge zones, a timeline of the
+                                 gestures; click the timeline to see the contacts then)
+      --config FILE              take the device's thresholds and axis rotation from FILE
+                                 (default: the built-in defaults, whatever /etc holds)
       --device-description DESC  the evemu .desc describing the device of a bare .events file
       -h, --help                 this text
 
@@ -27,6 +33,7 @@ let replayUsage = """
 
 let replaySyntax = CommandSyntax(command: "gestured replay", help: replayUsage, options: [
     .flag("--json"), .flag("--frames"), .value("--device-description", needs: "a file"),
+    .value("--html", needs: "a file"), .value("--config", "-c", needs: "a file"),
 ], positionals: 1, surplus: { "gestured replay: one recording at a time (got '\($0)' and '\($1)')\n" })
 
 /// Buffered standard output.
@@ -52,7 +59,7 @@ struct OutputBuffer {
 
 func replayMain(_ arguments: [String]) -> Int32 {
     var json = false, frames = false
-    var descPath: String?
+    var descPath: String?, html: String?, configPath: String?
     var file: String?
     let parsed = replaySyntax.parse(arguments)
     for argument in parsed.arguments {
@@ -60,16 +67,27 @@ func replayMain(_ arguments: [String]) -> Int32 {
         case .flag("--json"): json = true
         case .flag("--frames"): frames = true
         case .value("--device-description", let v): descPath = v
+        case .value("--html", let v): html = v
+        case .value("--config", let v): configPath = v
         case .positional(let p): file = p
         default: fatalError("gestured bug: replay's syntax has no \(argument)")
         }
     }
     if let stop = parsed.stop { return stop.report() }
     guard let file else { eprint(replayUsage, terminator: ""); return 2 }
+    var config = Config()
+    if let configPath {
+        guard let c = loadInsightConfig(configPath, command: "gestured replay") else { return 1 }
+        config = c
+    }
+    if let html {
+        guard file != "-" else { return replaySyntax.invalid("--html needs a recording file, not standard input").report() }
+        return writeReplayPage(recording: file, descriptionPath: descPath, config: config, to: html, command: "gestured replay")
+    }
 
     var out = OutputBuffer()
     do {
-        try replayStream(file: file, descPath: descPath, afterChunk: { out.flush() }) { device, origin, output in
+        try replayStream(file: file, descPath: descPath, config: config, afterChunk: { out.flush() }) { device, origin, output in
             switch output {
             case .frame(let f):
                 guard frames else { return }
@@ -94,7 +112,7 @@ func replayMain(_ arguments: [String]) -> Int32 {
 /// chunk is read, its complete lines decoded and their gestures emitted before the next read, so
 /// memory does not grow with the recording and output starts at once. `libinput record` YAML is
 /// loaded whole (capped at RecordingLoader.maximumBytes).
-func replayStream(file: String, descPath: String?, afterChunk: () -> Void = {},
+func replayStream(file: String, descPath: String?, config: Config = Config(), afterChunk: () -> Void = {},
                   _ emit: (GestureJSON.DeviceInfo, Instant, GesturePipeline.Output) -> Void) throws(RecordingError) {
     let name = file == "-" ? "<stdin>" : file
     let fd: FileDescriptor
@@ -123,8 +141,11 @@ func replayStream(file: String, descPath: String?, afterChunk: () -> Void = {},
         }
         let given = try descPath.map { p throws(RecordingError) in try loadDescription(p) }
         let r = try RecordingLoader.parseWholeFile(bytes, file: name, description: given)
-        let device = GestureJSON.DeviceInfo(r.description)
-        GesturePipeline.run(r) { emit(device, r.startTime, $0) }
+        let settings = config.settings(for: r.description)
+        var p = GesturePipeline(device: r.description, transform: AxisTransform(rotationDegrees: settings.rotation, invertX: settings.invertX, invertY: settings.invertY), thresholds: settings.thresholds)
+        let device = GestureJSON.DeviceInfo(p.device)
+        for e in r.events { p.feed(e) { emit(device, r.startTime, $0) } }
+        p.finish { emit(device, r.startTime, $0) }
         return
     }
     var description = try descPath.map { p throws(RecordingError) in try loadDescription(p) }
@@ -137,7 +158,11 @@ func replayStream(file: String, descPath: String?, afterChunk: () -> Void = {},
     var origin = Instant.zero
     var device = GestureJSON.DeviceInfo(name: "", kind: .other)
     func feed(_ d: DeviceDescription, _ e: InputEvent) {
-        if replayer == nil { replayer = GesturePipeline(device: d); origin = e.time; device = GestureJSON.DeviceInfo(d) }
+        if replayer == nil {
+            let settings = config.settings(for: d)
+            replayer = GesturePipeline(device: d, transform: AxisTransform(rotationDegrees: settings.rotation, invertX: settings.invertX, invertY: settings.invertY), thresholds: settings.thresholds)
+            origin = e.time; device = GestureJSON.DeviceInfo(replayer!.device)
+        }
         replayer?.feed(e) { emit(device, origin, $0) }
     }
     while !first.isEmpty {

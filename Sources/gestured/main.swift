@@ -14,6 +14,8 @@ struct Subcommand {
 let subcommands: [Subcommand] = [
     Subcommand(name: "run", summary: "run the daemon", main: runMain),
     Subcommand(name: "replay", summary: "decode a recording and print frames and gestures", main: replayMain),
+    Subcommand(name: "explain", summary: "say why each touch of a recording was or was not a gesture", main: explainMain),
+    Subcommand(name: "tune", summary: "fit thresholds to your own gestures (on a device or from recordings)", main: tuneMain),
     Subcommand(name: "check", summary: "validate a config file", main: checkMain),
     Subcommand(name: "monitor", summary: "print live gestures from the daemon's socket", main: monitorMain),
     Subcommand(name: "devices", summary: "list touch devices", main: devicesMain),

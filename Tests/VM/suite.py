@@ -601,6 +601,53 @@ def cli_record_of_a_kernel_device_replays_to_the_same_gestures():
     finally:
         dev.remove()
 
+@test
+def cli_record_html_writes_the_page_when_interrupted():
+    """`gestured record NODE -o FILE --html PAGE`, stopped with Ctrl-C (SIGINT) after a real recording
+    was played: the recording is complete and the page pictures its contacts."""
+    rec = f"{FIX}/touchscreen-ep0430m09-2finger-swipe-up__whot-evemu-devices.evemu"
+    dev = Device(rec)
+    out, page = f"{WORK}/recorded-html.evemu", f"{WORK}/recorded.html"
+    try:
+        settle()
+        r = Lines([GESTURED, "record", dev.node, "-o", out, "--html", page], stdin=subprocess.DEVNULL, name="record-html")
+        deadline = time.monotonic() + 30
+        while "gestured record: recording" not in r.stderr():
+            check(r.p.poll() is None and time.monotonic() < deadline, f"gestured record did not start: {r.stderr()[-400:]}")
+            time.sleep(0.05)
+        dev.do(f"play {rec}", timeout=120)
+        time.sleep(0.5)
+        r.p.send_signal(signal.SIGINT)
+        rc = r.p.wait(timeout=30)
+        check(rc == 0, f"gestured record --html: rc {rc}: {r.stderr()[-400:]}")
+        html = open(page).read()
+        check(html.count('<path class="contact"') == 2, f"the page does not show the two fingers: {r.stderr()[-400:]}")
+        check('data-kind="swipe"' in html, "the page lacks the swipe")
+    finally:
+        dev.remove()
+
+@test
+def cli_tune_on_a_device_measures_the_asked_gestures():
+    """`gestured tune NODE --gestures tap --repetitions 3` while real taps are played on the node: it
+    asks for the taps, measures three, and prints a snippet naming the device."""
+    rec = f"{FIX}/touchscreen-atmel-1finger-repeated-taps__whot-evemu-devices.evemu"
+    dev = Device(rec)
+    try:
+        settle()
+        r = Lines([GESTURED, "tune", dev.node, "--gestures", "tap", "--repetitions", "3", "--config", "/dev/null"],
+                  stdin=subprocess.DEVNULL, name="tune")
+        deadline = time.monotonic() + 30
+        while "tap, 3 times" not in r.stderr():
+            check(r.p.poll() is None and time.monotonic() < deadline, f"gestured tune did not ask: {r.stderr()[-400:]}")
+            time.sleep(0.05)
+        dev.do(f"play {rec}", timeout=120)
+        rc = r.p.wait(timeout=30)
+        r.wait_for(lambda l: l.startswith("# gestured tune: tap × 3"), 5, "the snippet's summary")
+        check(rc == 0, f"gestured tune: rc {rc}: {r.stderr()[-400:]}")
+        r.seen_or_wait(lambda l: "match: {name:" in l and "Atmel" in l, 5, "the device rule")
+    finally:
+        dev.remove()
+
 # ---------------------------------------------------------------------------------------------
 # The daemon against real devices (skipped while `gestured run` is not implemented)
 
