@@ -126,7 +126,7 @@ public final class Daemon {
 
         // Hooks: the config's bindings, run by HookRunner's own thread (never waited for here).
         let logger = log
-        let runner = HookRunner(bindings: config.commandBindings, limits: config.hooks) { priority, message in
+        let runner = HookRunner(bindings: config.commandBindings, limits: config.hooks, reapsAdoptedChildren: true) { priority, message in
             logger.log(Logger.Level(rawValue: priority) ?? .info, message)
         }
         hooks = runner
