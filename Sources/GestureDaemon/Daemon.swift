@@ -160,7 +160,7 @@ public final class Daemon {
 
     private func setUpSignals() {
         CurrentProcess.ignore(.brokenPipe)
-        do { signals = try SignalFD(catching: [.hangUp, .terminate, .interrupt]) } catch {
+        do { signals = try SignalFD(catching: [.hangUp, .terminate, .interrupt, .user1, .user2, .alarm]) } catch {
             log.error("signalfd: \(error)"); return
         }
         loop.add(signals!.descriptor) { [unowned self] _ in self.signalArrived() }
@@ -360,7 +360,7 @@ public final class Daemon {
                 log.info("stopping (signal \(signo))")
                 notifier.stopping()
                 loop.stop()
-            default: break
+            default: log.info("signal \(signo) ignored (SIGHUP reloads, SIGTERM and SIGINT stop)")
             }
         }
     }
