@@ -89,7 +89,7 @@ final class HookTree {
             }
             if !hook.leaderReaped { owner[hook.pid] = hook }
         }
-        let leaders = Set(hooks.map(\.pid))
+        let leaders = Set(hooks.filter { !$0.leaderReaped }.map(\.pid))   // collected by the runner itself
         let byID = Dictionary(hooks.map { ($0.hookID, $0) }, uniquingKeysWith: { a, _ in a })
         let prefix = "\(Self.variable)=\(token):"
         // Parents start before their children: in start-time order a new member's children
