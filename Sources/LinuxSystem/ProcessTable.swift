@@ -62,13 +62,18 @@ public enum ProcessTable {
 
     /// What /proc/PID/environ held for a prefix.
     public enum EnvironmentMatch: Equatable, Sendable {
+        /// Nothing to read: a zombie, a kernel thread, a process started with no environment,
+        /// or one in the middle of execve (between dropping its old memory and setting up the
+        /// new stack, which includes the moment posix_spawn returns in the parent).
+        case empty
+        /// Strings, none with the prefix.
         case absent
         /// The rest of the first NAME=value string that starts with the prefix.
         case found(String)
     }
 
     /// Whether /proc/PID/environ (NAME=value strings separated by NUL) holds a string starting
-    /// with `prefix`; nil when it cannot be read (gone, not ours). A zombie's reads empty.
+    /// with `prefix`; nil when it cannot be read (gone, not ours).
     public static func environment(of pid: Int32, entryStartingWith prefix: String) -> EnvironmentMatch? {
         // 1 MiB: more than ARG_MAX's usual share for the environment; a larger one is cut short.
         let fd = open("/proc/\(pid)/environ", O_RDONLY | O_CLOEXEC)
@@ -85,6 +90,7 @@ public enum ProcessTable {
             if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
         }
+        if bytes.isEmpty { return .empty }
         let wanted = Array(prefix.utf8)
         for string in bytes.split(separator: 0) where string.starts(with: wanted) {
             return .found(String(decoding: string.dropFirst(wanted.count), as: UTF8.self))

@@ -23,15 +23,18 @@ import LinuxSystem
     }
 
     @Test func test_environment_findsAnEntryByPrefix() {
-        setenv("PROCESS_TABLE_TEST", "x:7", 1)
-        defer { unsetenv("PROCESS_TABLE_TEST") }
-        // /proc/self/environ is the environment at exec; a child started now carries the new one.
+        // A child given its own environment (this process's may change under other tests).
         var pid: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("5"), nil]
-        defer { for a in argv { free(a) } }
-        #expect(posix_spawn(&pid, "/bin/sleep", nil, nil, argv, environ) == 0)
+        let envp: [UnsafeMutablePointer<CChar>?] = [strdup("A=1"), strdup("PROCESS_TABLE_TEST=x:7"), strdup("B=2"), nil]
+        defer { for a in argv + envp { free(a) } }
+        #expect(posix_spawn(&pid, "/bin/sleep", nil, nil, argv, envp) == 0)
+        // posix_spawn returns once the child has let go of our memory, which in execve comes
+        // before its own environment is set up: until then the environment reads empty.
+        var first = ProcessTable.environment(of: pid, entryStartingWith: "PROCESS_TABLE_TEST=")
+        for _ in 0..<100 where first == .empty { usleep(10_000); first = ProcessTable.environment(of: pid, entryStartingWith: "PROCESS_TABLE_TEST=") }
         defer { kill(pid, SIGKILL); var status: Int32 = 0; waitpid(pid, &status, 0) }
-        #expect(ProcessTable.environment(of: pid, entryStartingWith: "PROCESS_TABLE_TEST=") == .found("x:7"))
+        #expect(first == .found("x:7"))
         #expect(ProcessTable.environment(of: pid, entryStartingWith: "PROCESS_TABLE_ABSENT=") == .absent)
         #expect(ProcessTable.environment(of: 0x3fff_fff0, entryStartingWith: "X=") == nil)
     }

@@ -251,7 +251,7 @@ public final class HookRunner: Sendable {
         let found = tree.scan(children, now: MonotonicClock.now())
         for c in children where c.leaderReaped { c.scannedSinceReaped = true }
         for (c, pid) in found.joined {
-            log(7, "hook \(c.label): process \(pid) is the hook's (outside its process group)")
+            log(7, "hook \(c.label): process \(pid) found in the hook's tree")
             if let s = c.lastSignal, let start = c.members[pid] { HookTree.signal(pid, startTime: start, s) }
         }
         for stray in found.strays {

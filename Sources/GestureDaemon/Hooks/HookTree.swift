@@ -117,7 +117,11 @@ final class HookTree {
                     findings.strays.append((e.pid, e.startTime, id))
                 }
             case .absent?: strangers[e.pid] = e.startTime
-            case nil: break   // unreadable for now (exiting, exec in progress): next scan
+            case .empty?:
+                // A kernel thread (kthreadd's child) for good; otherwise perhaps a process in
+                // the middle of execve, a hook's among them: read it again next scan.
+                if e.parent == 2 || e.pid == 2 { strangers[e.pid] = e.startTime }
+            case nil: break   // unreadable for now (exiting): next scan
             }
         }
         strangers = strangers.filter { table[$0.key]?.startTime == $0.value }
