@@ -231,7 +231,7 @@ public final class HookRunner: Sendable {
                 scan(tree, children)
             }
             var finished: [Int] = []
-            for (i, c) in children.enumerated() where isOver(c) { finished.append(i) }
+            for (i, c) in children.enumerated() where isOver(c, tree: tree) { finished.append(i) }
             for i in finished.reversed() {
                 let c = children.remove(at: i)
                 drain(c, stdout: true, limiter: &limiter, limits: limits, final: true)
@@ -310,9 +310,9 @@ public final class HookRunner: Sendable {
     }
 
     /// True when the hook is over: its shell was collected, and a scan since found no process of
-    /// its tree left (its group empty, no member outside it).
-    private func isOver(_ c: ChildProcess) -> Bool {
-        guard c.leaderReaped, c.scannedSinceReaped else { return false }
+    /// its tree left (its group empty, no member outside it) and none it could not place.
+    private func isOver(_ c: ChildProcess, tree: HookTree) -> Bool {
+        guard c.leaderReaped, c.scannedSinceReaped, !tree.undecided else { return false }
         guard c.treeAlive() else { return true }
         if !c.reportedBackground {
             c.reportedBackground = true

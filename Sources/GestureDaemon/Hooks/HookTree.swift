@@ -38,6 +38,14 @@ final class HookTree {
     /// Processes read once and found not to be a hook's, by pid with their start time (their
     /// environment does not change, and a process forked from a member is new).
     private var strangers: [Int32: UInt64] = [:]
+    /// Processes of our uid whose environment read empty, and in how many scans in a row. In
+    /// the middle of execve a process's environment reads empty for a moment, so one such read
+    /// decides nothing; three do (a process started with no environment at all).
+    private var emptyReads: [Int32: (startTime: UInt64, scans: Int)] = [:]
+    static let emptyReadsToDecide = 3
+    /// The last scan met a process it could not yet place (its environment read empty): no hook
+    /// may be taken for over until a scan places it, since it may be that hook's.
+    private(set) var undecided = false
 
     init(reapsAdoptedChildren: Bool) {
         var random = SystemRandomNumberGenerator()
@@ -70,6 +78,7 @@ final class HookTree {
     /// processes to `hooks`, and reports strays. `hooks` are the running hooks.
     func scan(_ hooks: [ChildProcess], now: Instant) -> Findings {
         lastScan = now
+        undecided = false
         var findings = Findings()
         var table: [Int32: ProcessTable.Entry] = [:]
         for pid in ProcessTable.pids() {
@@ -120,11 +129,20 @@ final class HookTree {
             case .empty?:
                 // A kernel thread (kthreadd's child) for good; otherwise perhaps a process in
                 // the middle of execve, a hook's among them: read it again next scan.
-                if e.parent == 2 || e.pid == 2 { strangers[e.pid] = e.startTime }
+                if e.parent == 2 || e.pid == 2 { strangers[e.pid] = e.startTime; continue }
+                let scans = (emptyReads[e.pid].map { $0.startTime == e.startTime ? $0.scans : 0 } ?? 0) + 1
+                if scans >= Self.emptyReadsToDecide {
+                    strangers[e.pid] = e.startTime
+                    emptyReads[e.pid] = nil
+                } else {
+                    emptyReads[e.pid] = (e.startTime, scans)
+                    undecided = true
+                }
             case nil: break   // unreadable for now (exiting): next scan
             }
         }
         strangers = strangers.filter { table[$0.key]?.startTime == $0.value }
+        emptyReads = emptyReads.filter { table[$0.key]?.startTime == $0.value.startTime && strangers[$0.key] == nil }
         return findings
     }
 
