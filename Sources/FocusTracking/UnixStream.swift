@@ -32,10 +32,12 @@ final class UnixStream {
         }
     }
 
-    /// Appends whatever can be read now; throws at end of stream.
-    func readAvailable(into buffer: inout [UInt8]) throws(FocusError) {
+    /// Appends whatever can be read now, until `buffer` holds `maximumBytes` (what is left stays
+    /// in the socket, and poll says so again); throws at end of stream. The bound keeps a peer
+    /// that writes without pause from growing the buffer without end between two checks.
+    func readAvailable(into buffer: inout [UInt8], maximumBytes: Int) throws(FocusError) {
         var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
+        while buffer.count < maximumBytes {
             let received = chunk.withUnsafeMutableBytes { raw in
                 Result { () throws(SystemError) in try descriptor.receive(into: raw, dontWait: true) }
             }
@@ -56,7 +58,7 @@ final class UnixStream {
         while true {
             let ready = try? Poll.wait(for: descriptor, .readable, timeoutMilliseconds: seconds * 1000)
             guard let ready, !ready.isEmpty else { throw FocusError("no reply within \(seconds) s") }
-            do { try readAvailable(into: &out) } catch { return out }
+            do { try readAvailable(into: &out, maximumBytes: limit + 1) } catch { return out }
             if out.count > limit { throw FocusError("a reply larger than \(limit) bytes") }
         }
     }
@@ -82,7 +84,7 @@ struct LineSplitter {
     private var scanned = 0
 
     mutating func feed(_ stream: UnixStream) throws(FocusError) -> [[UInt8]] {
-        try stream.readAvailable(into: &buffer)
+        try stream.readAvailable(into: &buffer, maximumBytes: maximumLineBytes + 65536)
         var lines: [[UInt8]] = []
         var start = 0
         while let nl = buffer[max(start, scanned)...].firstIndex(of: 0x0a) {

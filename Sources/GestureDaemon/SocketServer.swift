@@ -122,17 +122,26 @@ public final class SocketServer: GestureSubscriber {
     }
 
     /// Creates, binds and listens on `path`. A stale socket file (nobody accepts) is replaced; a
-    /// live one (another daemon) or a file that is not a socket is an error.
+    /// live one (another daemon) or a file that is not a socket is an error. The probe of an
+    /// existing socket never waits (a live daemon may have a full backlog). An abstract name
+    /// (`@name`) is refused: it has no file mode or group to limit who connects.
     public static func listen(path: String, mode: UInt32, group: String?) throws(ListenError) -> FileDescriptor {
+        if path.hasPrefix("@") {
+            throw .failed("\(path): abstract socket names are not supported: an abstract socket has no file mode or group, so socket.mode and socket.group could not limit who connects; give a file path (e.g. $XDG_RUNTIME_DIR/gestured.sock)")
+        }
         guard let address = UnixAddress(path: path) else { throw .failed("socket path too long: \(path)") }
         if let existing = try? FileStatus(ofLink: path) {
             guard existing.kind == .socket else {
                 throw .failed("\(path) exists and is not a socket; not replacing it")
             }
-            if let probe = try? FileDescriptor.connectUnix(path) {
+            switch Result(catching: { () throws(SystemError) in try FileDescriptor.connectUnix(path, nonBlocking: true) }) {
+            case .success(let probe):
                 probe.close(); throw .failed("\(path): another gestured is listening there")
+            case .failure(.wouldBlock):
+                throw .failed("\(path): another gestured is listening there (its queue of connections is full)")
+            case .failure:
+                try? FileSystem.remove(path)
             }
-            try? FileSystem.remove(path)
         }
         let fd: FileDescriptor
         do { fd = try UnixSocket.open(.stream, nonBlocking: true) } catch { throw .failed("socket: \(error)") }

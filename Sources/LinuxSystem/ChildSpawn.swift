@@ -24,7 +24,7 @@ public enum ChildSpawn {
         var empty = sigset_t(), defaults = sigset_t()
         sigemptyset(&empty)
         sigemptyset(&defaults)
-        for s in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD, SIGQUIT, SIGUSR1, SIGUSR2] { sigaddset(&defaults, s) }
+        for s in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM] { sigaddset(&defaults, s) }
         posix_spawnattr_setsigmask(&attr, &empty)
         posix_spawnattr_setsigdefault(&attr, &defaults)
         posix_spawnattr_setpgroup(&attr, 0)

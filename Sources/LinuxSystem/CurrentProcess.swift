@@ -14,6 +14,9 @@ public struct Signal: RawRepresentable, Hashable, Sendable, CustomStringConverti
     public static let kill = Signal(rawValue: SIGKILL)
     public static let brokenPipe = Signal(rawValue: SIGPIPE)
     public static let child = Signal(rawValue: SIGCHLD)
+    public static let user1 = Signal(rawValue: SIGUSR1)
+    public static let user2 = Signal(rawValue: SIGUSR2)
+    public static let alarm = Signal(rawValue: SIGALRM)
 
     public var description: String { String(rawValue) }
 }

@@ -30,10 +30,13 @@ public struct UnixAddress {
 }
 
 extension FileDescriptor {
-    /// A connected, close-on-exec SOCK_STREAM socket to `path`.
-    public static func connectUnix(_ path: String) throws(SystemError) -> FileDescriptor {
+    /// A connected, close-on-exec SOCK_STREAM socket to `path`. `nonBlocking`: the socket is
+    /// non-blocking from the start, so connect never waits: a listener whose backlog is full
+    /// gives `.wouldBlock` at once (a blocking connect waits for room, for ever).
+    public static func connectUnix(_ path: String, nonBlocking: Bool = false) throws(SystemError) -> FileDescriptor {
         guard let address = UnixAddress(path: path) else { throw .nameTooLong }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let flags = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
+        let fd = socket(AF_UNIX, flags, 0)
         guard fd >= 0 else { throw .last }
         let rc = address.withSockaddr { connect(fd, $0, $1) }
         if rc != 0 { let e = SystemError.last; Glibc.close(fd); throw e }

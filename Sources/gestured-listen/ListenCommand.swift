@@ -62,7 +62,7 @@ func listenMain(_ arguments: [String]) -> Int32 {
     if config.bindings.isEmpty { eprint("gestured listen: \(path) has no bindings; gestures will only be logged") }
     let socket = socketPath ?? config.socket.path
     let plan = BindingPlan(config)
-    let runner = HookRunner(bindings: plan.commandBindings, limits: config.hooks) { priority, message in
+    let runner = HookRunner(bindings: plan.commandBindings, limits: config.hooks, reapsAdoptedChildren: true) { priority, message in
         eprint((priority <= 4 ? "gestured listen: warning: " : "gestured listen: ") + message)
     }
     defer { runner.shutdown() }

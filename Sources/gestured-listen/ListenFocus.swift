@@ -1,5 +1,6 @@
 import FocusTracking
 import GestureConfig
+import GestureCore
 import LinuxSystem
 
 /// `--focus-backend` values: `auto` (from the environment), `off`, or one backend's name.
@@ -31,7 +32,7 @@ func startFocusTracking(_ choice: FocusChoice, bindings: [Binding]) -> FocusTrac
     var kind: FocusBackendKind? = nil
     if case .backend(let k) = choice { kind = k }
     let tracker = FocusTracker(backend: kind, environment: BackendSelection.processEnvironment()) { line in
-        eprint("gestured listen: " + line)
+        eprint("gestured listen: " + TextEscaping.controlsEscaped(line))
     }
     tracker.start()
     return tracker
@@ -46,7 +47,7 @@ func printFocusChanges(_ choice: FocusChoice) -> Int32 {
     case .auto: break
     }
     let tracker = FocusTracker(backend: kind, environment: BackendSelection.processEnvironment(), log: { line in
-        eprint("gestured listen: " + line)
+        eprint("gestured listen: " + TextEscaping.controlsEscaped(line))
     }, observe: { report in
         let line: String
         switch report {
@@ -60,14 +61,17 @@ func printFocusChanges(_ choice: FocusChoice) -> Int32 {
     CurrentProcess.waitForSignals()
 }
 
-/// One focus change as `--print-app` prints it: what to write after `app:`.
+/// One focus change as `--print-app` prints it: what to write after `app:`. The app id,
+/// instance and title come from windows, any program's to set: their control characters are
+/// escaped (`\x1b`, `\r`…), so a title cannot drive the terminal or forge a line.
 func describe(_ c: FocusChange) -> String {
     switch c {
     case .nothing: return "app: none  (no window has the focus)"
     case .window(let w):
-        let title = "title: \"\(w.title)\""
-        if w.appID.isEmpty && w.instance.isEmpty { return "app: (no id)  \(title)  (only bindings without app: run)" }
-        if w.instance.isEmpty { return "app: \(w.appID)  \(title)" }
-        return "app: \(w.appID)  instance: \(w.instance)  \(title)"
+        let (appID, instance) = (TextEscaping.escaped(w.appID), TextEscaping.escaped(w.instance))
+        let title = "title: \"\(TextEscaping.escaped(w.title))\""
+        if appID.isEmpty && instance.isEmpty { return "app: (no id)  \(title)  (only bindings without app: run)" }
+        if instance.isEmpty { return "app: \(appID)  \(title)" }
+        return "app: \(appID)  instance: \(instance)  \(title)"
     }
 }

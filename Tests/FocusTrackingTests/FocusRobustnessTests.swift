@@ -8,6 +8,7 @@ import Glibc
 import FocusTracking
 import Foundation
 import GestureConfig
+import Synchronization
 import Testing
 
 @Suite(.serialized) struct FocusRobustnessTests {
@@ -30,6 +31,36 @@ import Testing
         #expect(probe.recorder.logs.withLock { $0.filter { $0.contains("warning") }.count } == 1)
         #expect(probe.logged("lost") == 0)
         #expect(probe.tracker.focus == .app(ids: ["firefox"]))
+    }
+
+    /// An i3-ipc frame: magic, length and type in native byte order, payload.
+    static func swayFrame(_ type: UInt32, _ payload: [UInt8]) -> [UInt8] {
+        var out = Array("i3-ipc".utf8)
+        withUnsafeBytes(of: UInt32(payload.count)) { out.append(contentsOf: $0) }
+        withUnsafeBytes(of: type) { out.append(contentsOf: $0) }
+        return out + payload
+    }
+
+    /// Issue 26: a 60 MB sway tree reply was taken whole (the bound was 64 MiB) and took listen
+    /// to 614 MB. A reply over 4 MiB is refused with an error naming its size, and listen
+    /// reconnects; the next, ordinary tree is taken.
+    @Test func swayReplyOverTheBound_isRefused_andTheBackendReconnects() throws {
+        let dir = tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let connections = Mutex(0)
+        let server = try FakeSocketServer(path: dir + "/sway.sock") { c, _ in
+            let n = connections.withLock { $0 += 1; return $0 }
+            FakeSocketServer.send(c, Self.swayFrame(2, Array(#"{"success":true}"#.utf8)))
+            let name = n == 1 ? String(repeating: "x", count: 60 << 20) : "ordinary"
+            let tree = #"{"type":"root","nodes":[{"type":"con","focused":true,"app_id":"app\#(n)","name":"\#(name)"}]}"#
+            FakeSocketServer.send(c, Self.swayFrame(4, Array(tree.utf8)))
+            FakeSocketServer.waitForHangUp(c)
+        }
+        defer { server.shutdown() }
+        let probe = TrackerProbe(.sway, env: ["SWAYSOCK": dir + "/sway.sock"])
+        try probe.wait("the second connection's tree") { probe.tracker.focus == .app(ids: ["app2"]) }
+        #expect(!probe.changes.contains(window("app1", String(repeating: "x", count: 60 << 20))), "the 60 MB tree was taken")
+        #expect(probe.logged("more than the 4 MiB taken") == 1, "\(probe.recorder.logs.withLock { $0 })")
     }
 
     @Test func windowWithoutAppID_matchesOnlyGlobalBindings() throws {

@@ -11,7 +11,7 @@ import LinuxSystem
 @Suite struct ChildProcessTests {
     static func start(_ command: String, timeout: Duration = .seconds(30), killAfter: Duration = .seconds(1)) throws -> ChildProcess {
         try ChildProcess(command: command, environment: ["PATH=/usr/bin:/bin", "HOOK_TEST=from the environment"],
-                         label: "test", timeout: timeout, killAfter: killAfter)
+                         hookID: 0, label: "test", timeout: timeout, killAfter: killAfter)
     }
 
     /// Reads both pipes until they are closed, the shell has exited and nothing is left in its
@@ -26,7 +26,7 @@ import LinuxSystem
             out += c.readLines(stdout: true).map(OutputLineBuffer.text)
             err += c.readLines(stdout: false).map(OutputLineBuffer.text)
             if exit == nil { exit = c.reap() }
-            return exit != nil && !c.groupAlive() && c.stdout == nil && c.stderr == nil
+            return exit != nil && !c.treeAlive() && c.stdout == nil && c.stderr == nil
         }
         c.closeAll()
         return (out, err, exit)
@@ -57,10 +57,10 @@ import LinuxSystem
         #expect(waitFor(seconds: 10) { lines += c.readLines(stdout: true); return !lines.isEmpty })
         let grandchild = try #require(pid_t(OutputLineBuffer.text(lines[0])))
         #expect(getpgid(c.pid) == c.pid && getpgid(grandchild) == c.pid)
-        #expect(c.groupAlive())
-        c.signalGroup(.terminate)
-        #expect(waitFor(seconds: 10) { c.reap() != nil || !c.groupAlive() })
-        #expect(waitFor(seconds: 10) { !c.groupAlive() }, "the background sleep must end with its group")
+        #expect(c.treeAlive())
+        c.signalTree(.terminate)
+        #expect(waitFor(seconds: 10) { c.reap() != nil || !c.treeAlive() })
+        #expect(waitFor(seconds: 10) { !c.treeAlive() }, "the background sleep must end with its group")
         c.closeAll()
     }
 
@@ -73,7 +73,7 @@ import LinuxSystem
         var lines: [[UInt8]] = []
         #expect(waitFor(seconds: 10) { lines += c.readLines(stdout: true); return !lines.isEmpty })
         let orphan = try #require(pid_t(OutputLineBuffer.text(lines[0])))
-        c.signalGroup(.kill)
+        c.signalTree(.kill)
         _ = Self.finish(c)
         // Only this pid is waited for, never -1 (that could take an exit test's child): ECHILD
         // says it was reaped already; its pid back (or 0) says it was left behind.
@@ -84,7 +84,7 @@ import LinuxSystem
     @Test func test_reap_isNilWhileTheShellRuns() throws {
         let c = try Self.start("sleep 30")
         #expect(c.reap() == nil)
-        c.signalGroup(.kill)
+        c.signalTree(.kill)
         #expect(Self.finish(c).exit == .signal(SIGKILL))
     }
 }

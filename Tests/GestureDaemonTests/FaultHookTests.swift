@@ -84,6 +84,29 @@ import GestureDaemon
         unlink(pidFile); rmdir(dir)
     }
 
+    /// Issue 26: `setsid` takes a child out of the hook's process group; it is still the hook's
+    /// (its GESTURED_HOOK marker): it counts while it lives, the timeout kills it, and once this
+    /// process has adopted it, its zombie is reaped here by its pid (kill(pid, 0) answers for a
+    /// zombie, so "not alive" means reaped).
+    @Test func test_setsidChild_countsIsKilledAtTheTimeout_andIsReaped() throws {
+        let dir = Self.tempDir()
+        let pidFile = dir + "/setsid.pid"
+        var limits = HookLimits(); limits.killAfter = .milliseconds(200)
+        let runner = HookRunner(limits: limits, log: { _, _ in })
+        #expect(runner.run(Self.binding("setsid sleep 30 & echo $! > \(pidFile)", timeout: .milliseconds(1500)),
+                           event: Self.gesture(1), device: Self.device))
+        let child = try #require(Self.pid(in: pidFile))
+        usleep(700_000)   // the shell has long exited; the setsid'd sleep runs on
+        let during = runner.statistics
+        #expect(during.running == 1 && during.exited == 0 && Self.alive(child), "the setsid'd sleep must still count: \(during)")
+        let after = Self.wait(runner) { $0.running == 0 }
+        #expect(after.running == 0 && after.exited == 1 && after.terminated == 1, "\(after)")
+        #expect(!Self.alive(child), "the setsid'd sleep outlived the hook's timeout, or its zombie was left")
+        runner.shutdown()
+        if Self.alive(child) { kill(child, SIGKILL); var status: Int32 = 0; waitpid(child, &status, 0) }
+        unlink(pidFile); rmdir(dir)
+    }
+
     /// Finding 6: background children count against max_concurrent (325 orphans at cap 8).
     @Test func test_backgroundChildren_countAgainstTheCap() {
         var limits = HookLimits(); limits.maxConcurrent = 2; limits.killAfter = .milliseconds(100)

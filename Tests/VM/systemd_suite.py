@@ -238,6 +238,37 @@ def reload_rereads_config_and_a_bad_config_keeps_the_old_one():
     write_config(config())
     sh("systemctl reload gestured.service")
 
+def a_hooks_setsid_child_ends_with_its_hook_and_with_the_service():
+    """A hook's `setsid sleep` belongs to the hook under the sandbox too (ProtectProc=invisible,
+    ProcSubset=pid): the daemon kills it at the hook's timeout, and `systemctl stop` ends it."""
+    pidfile = "/run/gestured/hooks/setsid.pid"
+    def running(pid):
+        try: return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
+        except OSError: return False
+    def tap_and_read_pid(ts):
+        if os.path.exists(pidfile): os.unlink(pidfile)
+        ts.tap()
+        wait(lambda: os.path.exists(pidfile) and open(pidfile).read().strip(), 20, "the hook's pid file")
+        pid = int(open(pidfile).read().strip())
+        check(running(pid), f"the setsid'd sleep {pid} is not running")
+        return pid
+    binding = f"  - gesture: tap\n    fingers: 1\n    command: 'setsid sleep 300 & echo $! > {pidfile}'\n"
+    ts = Touchscreen()
+    try:
+        write_config(config(binding, extra="hooks:\n  timeout_ms: 2000\n  kill_after_ms: 500\n"))
+        sh("systemctl reload-or-restart gestured.service"); time.sleep(3)
+        pid = tap_and_read_pid(ts)
+        wait(lambda: not running(pid), 15, f"the hook's timeout to end the setsid'd sleep {pid}")
+        write_config(config(binding, extra="hooks:\n  timeout_ms: 600000\n"))
+        sh("systemctl reload gestured.service"); time.sleep(3)
+        pid = tap_and_read_pid(ts)
+        sh("systemctl stop gestured.service")
+        wait(lambda: not running(pid), 15, f"`systemctl stop` to end the setsid'd sleep {pid}")
+    finally:
+        ts.close()
+        write_config(config())
+        sh("systemctl start gestured.service")
+
 def watchdog_kills_a_stalled_daemon_and_systemd_restarts_it():
     """A SIGSTOPped main loop misses WATCHDOG=1; systemd kills it and starts a new one."""
     pid = int(prop("gestured.service", "MainPID"))
@@ -394,7 +425,8 @@ def exposure_is_at_most_1_5():
 
 TESTS = [install, sysusers_created_the_gestured_user, socket_activation_starts_the_service_on_first_connection,
          type_notify_reports_ready_and_status, sandboxed_service_reads_a_uinput_touchscreen_and_serves_gestures,
-         reload_rereads_config_and_a_bad_config_keeps_the_old_one, watchdog_kills_a_stalled_daemon_and_systemd_restarts_it,
+         reload_rereads_config_and_a_bad_config_keeps_the_old_one, a_hooks_setsid_child_ends_with_its_hook_and_with_the_service,
+         watchdog_kills_a_stalled_daemon_and_systemd_restarts_it,
          a_peer_whose_uid_is_not_allowed_is_refused, user_unit_gestured_listen_runs_a_binding,
          doctor_passes_on_a_healthy_setup, doctor_lists_what_is_broken, exposure_is_at_most_1_5]
 

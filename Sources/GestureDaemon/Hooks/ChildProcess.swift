@@ -1,17 +1,29 @@
 import GestureCore
 import LinuxSystem
 
-/// One hook's child: `/bin/sh -c COMMAND` started with posix_spawn in a process group of its own,
+/// One hook: `/bin/sh -c COMMAND` started with posix_spawn in a process group of its own,
 /// standard input from /dev/null, standard output and error on non-blocking pipes, a pidfd when
-/// the system has them, and its timeout. The hook runner's worker thread owns it; nothing here
-/// logs or waits.
+/// the system has them, and its timeout; and the hook's other processes, its whole tree: its
+/// process group and the members `HookTree` found outside it (`setsid`). The hook runner's worker
+/// thread owns it; nothing here logs or waits for anything but the shell and its group.
 final class ChildProcess {
     let pid: Int32
+    /// The id in the hook's `GESTURED_HOOK` marker (HookTree).
+    let hookID: Int
     /// Readable when the shell exits; nil without pidfds (then poll it) or once it has exited.
     private(set) var pidfd: FileDescriptor?
-    /// The shell exited but processes it started in the background still run in its process
-    /// group: the hook still counts against max_concurrent and its timeout still applies.
-    var leaderExited = false
+    /// The shell has exited and was collected (`reap()`).
+    private(set) var leaderReaped = false
+    /// A /proc scan has run since the shell was collected: `members` is then complete enough to
+    /// say the hook is over.
+    var scannedSinceReaped = false
+    /// The shell exited but processes it started still run: the hook still counts against
+    /// max_concurrent and its timeout still applies (logged once).
+    var reportedBackground = false
+    /// Processes of the hook outside its process group, by pid with their start time (HookTree).
+    var members: [Int32: UInt64] = [:]
+    /// The last signal sent to the tree; a member found later gets it too.
+    private(set) var lastSignal: Signal?
     /// The read ends of the output pipes; nil once closed.
     private(set) var stdout: FileDescriptor?
     private(set) var stderr: FileDescriptor?
@@ -28,8 +40,9 @@ final class ChildProcess {
 
     /// Starts `command` with `environment` (NAME=value strings); the timeout starts now.
     /// `label` gets " pid N" appended.
-    init(command: String, environment: [String], label: String, timeout: Duration,
+    init(command: String, environment: [String], hookID: Int, label: String, timeout: Duration,
          killAfter: Duration) throws(SpawnError) {
+        self.hookID = hookID
         let outPipe: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
         let errPipe: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
         do { outPipe = try FileDescriptor.pipe() } catch { throw SpawnError(message: "cannot create a pipe: \(error)") }
@@ -54,14 +67,19 @@ final class ChildProcess {
         self.timeout = ChildTimeout(deadline: MonotonicClock.now() + timeout, killAfter: killAfter)
     }
 
-    /// Sends `signal` to the child's whole process group.
-    func signalGroup(_ signal: Signal) { ChildSpawn.signalGroup(pid, signal) }
+    /// Sends `signal` to the hook's whole tree: its process group and every member found outside
+    /// it (each checked by start time first, so a reused pid is left alone).
+    func signalTree(_ signal: Signal) {
+        lastSignal = signal
+        ChildSpawn.signalGroup(pid, signal)
+        for (member, start) in members { HookTree.signal(member, startTime: start, signal) }
+    }
 
-    /// True while any process of the child's process group lives (its zombies, orphaned to us as
-    /// the subreaper, are reaped here first).
-    func groupAlive() -> Bool {
+    /// True while any process of the hook lives: one of its process group (whose zombies,
+    /// orphaned to us as the subreaper, are reaped here first) or a member found outside it.
+    func treeAlive() -> Bool {
         ChildSpawn.reapGroup(pid)
-        return ChildSpawn.groupExists(pid)
+        return ChildSpawn.groupExists(pid) || !members.isEmpty
     }
 
     /// How the shell ended, as far as `waitpid` says.
@@ -73,9 +91,9 @@ final class ChildProcess {
     }
 
     /// The shell's exit, collected if it has exited; nil while it runs. Closes the pidfd then.
-    /// This collects the shell only: the child is over once `groupAlive()` is also false (it
-    /// reaps what the shell left in its group and this process adopted as their subreaper).
-    /// Stopping at `reap()` leaves those zombies to this process for good.
+    /// This collects the shell only: the hook is over once `treeAlive()` is also false after a
+    /// scan (what the shell left in its group, and members adopted by this process as their
+    /// subreaper, are reaped there and by HookTree).
     func reap() -> Exit? {
         let exit: Exit
         do {
@@ -86,6 +104,7 @@ final class ChildProcess {
             }
         } catch .interrupted { return nil } catch { exit = .unknown(error) }
         pidfd?.close(); pidfd = nil
+        leaderReaped = true
         return exit
     }
 

@@ -24,9 +24,10 @@ public struct HookStatistics: Hashable, Sendable {
 /// environment variables (never in the command text). The caller never waits: `handle` only
 /// matches, checks cooldown and the concurrency cap, and queues; one thread of the runner spawns
 /// children with posix_spawn and poll()s over their pidfds and output pipes, sleeping without a
-/// timeout when nothing runs. It enforces the timeout (SIGTERM to the child's process group, then
-/// SIGKILL after `killAfter`), reaps every child, and logs output line by line, rate-limited.
-/// Call `shutdown()` before dropping it.
+/// timeout when nothing runs. A hook is its whole tree, `setsid` included (`HookTree`): it counts
+/// against the cap until every process of it has ended, and the timeout (SIGTERM, then SIGKILL
+/// after `killAfter`) and `shutdown()` reach all of it. It reaps every child, and logs output
+/// line by line, rate-limited. Call `shutdown()` before dropping it.
 public final class HookRunner: Sendable {
     private struct Request: Sendable {
         var binding: Binding
@@ -51,6 +52,8 @@ public final class HookRunner: Sendable {
     private let wakeRead: FileDescriptor
     private let wakeWrite: FileDescriptor
     private let thread: Mutex<SystemThread?>
+    /// Whether adopted zombies never seen alive are reaped too (HookTree).
+    private let reapsAdoptedChildren: Bool
     /// Drops at the cap are logged at most once per this interval (and at shutdown).
     static let dropReportInterval: Duration = .seconds(10)
 
@@ -59,11 +62,16 @@ public final class HookRunner: Sendable {
         Int32(clamping: Swift.max(0, ((instant - MonotonicClock.now()).totalMicroseconds + 999) / 1000))
     }
 
-    public init(bindings: [Binding] = [], limits: HookLimits = HookLimits(), log: @escaping HookLog) {
+    /// `reapsAdoptedChildren`: this process starts no children but hooks (the daemon, `listen`),
+    /// so any zombie adopted as the subreaper is a hook's and is reaped; never in the test
+    /// process, whose other children are not ours to wait for.
+    public init(bindings: [Binding] = [], limits: HookLimits = HookLimits(), reapsAdoptedChildren: Bool = false,
+                log: @escaping HookLog) {
         shared = Mutex(Shared(matcher: BindingMatcher(bindings: bindings), limits: limits))
         self.log = log
-        // A hook's background children (`cmd &`) are orphaned when its shell exits; as their
-        // reaper we can wait for them by process group instead of leaving zombies to pid 1.
+        self.reapsAdoptedChildren = reapsAdoptedChildren
+        // A hook's background children (`cmd &`, `setsid cmd &`) are orphaned when its shell
+        // exits; as their reaper we can reap and end them instead of leaving them to pid 1.
         ChildSpawn.becomeSubreaper()
         var ends = (Poll.skipped, Poll.skipped)
         do {
@@ -164,6 +172,7 @@ public final class HookRunner: Sendable {
         if !PidFD.available {
             log(4, "hooks: pidfd_open is not available (Linux < 5.3 or glibc < 2.36): checking running hooks every 50 ms")
         }
+        let tree = HookTree(reapsAdoptedChildren: reapsAdoptedChildren)
         var children: [ChildProcess] = []
         var limiter = OutputRateLimiter()
         var stopSent = false
@@ -177,7 +186,7 @@ public final class HookRunner: Sendable {
             }
             for r in requests {
                 if stopping { continue }
-                if let c = spawn(r, limits: limits) {
+                if let c = spawn(r, limits: limits, tree: tree) {
                     children.append(c)
                     shared.withLock { $0.stats.started += 1 }
                 } else {
@@ -187,7 +196,7 @@ public final class HookRunner: Sendable {
             let now = MonotonicClock.now()
             if stopping && !stopSent {
                 stopSent = true
-                for c in children where c.timeout.stop(now: now) { c.signalGroup(.terminate) }
+                for c in children where c.timeout.stop(now: now) { c.signalTree(.terminate) }
             }
             let dropsDue = reportDrops(now: now, force: stopping)
             if stopping && children.isEmpty { break }
@@ -200,7 +209,7 @@ public final class HookRunner: Sendable {
                 fds.append(Poll.Entry(c.stdout ?? Poll.skipped, .readable))
                 fds.append(Poll.Entry(c.stderr ?? Poll.skipped, .readable))
             }
-            do { try Poll.wait(&fds, timeoutMilliseconds: pollTimeout(children, dropsDue: dropsDue)) } catch {
+            do { try Poll.wait(&fds, timeoutMilliseconds: pollTimeout(children, tree: tree, dropsDue: dropsDue)) } catch {
                 if error != .interrupted {
                     log(3, "gestured bug: hook poll failed: \(error)")
                     MonotonicClock.sleep(for: .milliseconds(10))
@@ -210,13 +219,19 @@ public final class HookRunner: Sendable {
                 var buf = [UInt8](repeating: 0, count: 64)
                 while (buf.withUnsafeMutableBytes { try? wakeRead.read(into: $0) } ?? 0) > 0 {}
             }
-            var finished: [Int] = []
+            var shellExited = false
             for (i, c) in children.enumerated() {
                 let base = 1 + 3 * i
                 if c.stdout != nil && !fds[base + 1].returned.isEmpty { drain(c, stdout: true, limiter: &limiter, limits: limits) }
                 if c.stderr != nil && !fds[base + 2].returned.isEmpty { drain(c, stdout: false, limiter: &limiter, limits: limits) }
-                if checkExit(c, pidfdReady: !fds[base].returned.isEmpty) { finished.append(i) }
+                if collectShell(c, pidfdReady: !fds[base].returned.isEmpty) { shellExited = true }
             }
+            // A shell that just exited may have left processes outside its group: look at once.
+            if !children.isEmpty && (shellExited || tree.scanDue(now: MonotonicClock.now())) {
+                scan(tree, children)
+            }
+            var finished: [Int] = []
+            for (i, c) in children.enumerated() where isOver(c, tree: tree) { finished.append(i) }
             for i in finished.reversed() {
                 let c = children.remove(at: i)
                 drain(c, stdout: true, limiter: &limiter, limits: limits, final: true)
@@ -225,18 +240,35 @@ public final class HookRunner: Sendable {
                 shared.withLock { $0.stats.exited += 1; $0.stats.running -= 1 }
             }
         }
+        // Stopped: whatever still carries this runner's marker outlived its hook; end it.
+        scan(tree, [])
         if limiter.suppressed > 0 { log(6, "hooks: \(limiter.suppressed) output line(s) suppressed (hooks.output_lines_per_minute)") }
+    }
+
+    /// Reads /proc for the hooks' trees: a process found for a hook already signalled gets the
+    /// same signal; one whose hook is over is killed.
+    private func scan(_ tree: HookTree, _ children: [ChildProcess]) {
+        let found = tree.scan(children, now: MonotonicClock.now())
+        for c in children where c.leaderReaped { c.scannedSinceReaped = true }
+        for (c, pid) in found.joined {
+            log(7, "hook \(c.label): process \(pid) found in the hook's tree")
+            if let s = c.lastSignal, let start = c.members[pid] { HookTree.signal(pid, startTime: start, s) }
+        }
+        for stray in found.strays {
+            log(4, "hooks: process \(stray.pid) of hook #\(stray.hookID) outlived its hook: sent SIGKILL")
+            HookTree.signal(stray.pid, startTime: stray.startTime, .kill)
+        }
     }
 
     /// Sends the signal the child's timeout calls for at `now`, if any.
     private func enforceTimeout(_ c: ChildProcess, now: Instant) {
         switch c.timeout.step(now: now) {
         case .terminate?:
-            c.signalGroup(.terminate)
+            c.signalTree(.terminate)
             shared.withLock { $0.stats.terminated += 1 }
             log(4, "hook \(c.label): timed out, sent SIGTERM")
         case .kill?:
-            c.signalGroup(.kill)
+            c.signalTree(.kill)
             shared.withLock { $0.stats.killed += 1 }
             log(4, "hook \(c.label): still running \(c.timeout.killAfter.totalMicroseconds / 1000) ms after SIGTERM, sent SIGKILL")
         case nil:
@@ -245,11 +277,16 @@ public final class HookRunner: Sendable {
     }
 
     /// How long poll may sleep (ms, -1: until something happens): until the next timeout step,
-    /// at most 50 ms while a child has no pidfd, until the next report of drops.
-    private func pollTimeout(_ children: [ChildProcess], dropsDue: Instant?) -> Int32 {
+    /// the next /proc scan while a hook runs, at most 50 ms while a child has no pidfd, until
+    /// the next report of drops.
+    private func pollTimeout(_ children: [ChildProcess], tree: HookTree, dropsDue: Instant?) -> Int32 {
         var timeout: Int32 = -1
         if let next = children.compactMap(\.timeout.nextDeadline).min() {
             timeout = Self.milliseconds(until: next)
+        }
+        if !children.isEmpty, let scan = tree.nextScan {
+            let ms = Self.milliseconds(until: scan)
+            timeout = timeout < 0 ? ms : Swift.min(timeout, ms)
         }
         if children.contains(where: { $0.pidfd == nil }) {
             timeout = timeout < 0 ? 50 : Swift.min(timeout, 50)
@@ -261,19 +298,26 @@ public final class HookRunner: Sendable {
         return timeout
     }
 
-    /// True when the hook is over: its shell has exited (collected and logged here) and no
-    /// process of its group is left.
-    private func checkExit(_ c: ChildProcess, pidfdReady: Bool) -> Bool {
-        if c.leaderExited { return !c.groupAlive() }
-        guard c.pidfd == nil || pidfdReady, let exit = c.reap() else { return false }
+    /// Collects the hook's shell if it has exited, and logs how it ended. True when it just did.
+    private func collectShell(_ c: ChildProcess, pidfdReady: Bool) -> Bool {
+        guard !c.leaderReaped, c.pidfd == nil || pidfdReady, let exit = c.reap() else { return false }
         switch exit {
         case .status(let code): log(code == 0 ? 7 : 4, "hook \(c.label): exited with status \(code)")
         case .signal(let sig): log(c.timeout.termSent ? 6 : 4, "hook \(c.label): killed by signal \(sig)")
         case .unknown(let e): log(7, "hook \(c.label): exited (status not available: \(e))")
         }
-        guard c.groupAlive() else { return true }
-        c.leaderExited = true
-        log(7, "hook \(c.label): exited, its background processes still run (they count against hooks.max_concurrent and hooks.timeout_ms)")
+        return true
+    }
+
+    /// True when the hook is over: its shell was collected, and a scan since found no process of
+    /// its tree left (its group empty, no member outside it) and none it could not place.
+    private func isOver(_ c: ChildProcess, tree: HookTree) -> Bool {
+        guard c.leaderReaped, c.scannedSinceReaped, !tree.undecided else { return false }
+        guard c.treeAlive() else { return true }
+        if !c.reportedBackground {
+            c.reportedBackground = true
+            log(7, "hook \(c.label): exited, its background processes still run (they count against hooks.max_concurrent and hooks.timeout_ms)")
+        }
         return false
     }
 
@@ -306,11 +350,13 @@ public final class HookRunner: Sendable {
         }
     }
 
-    private func spawn(_ r: Request, limits: HookLimits) -> ChildProcess? {
+    private func spawn(_ r: Request, limits: HookLimits, tree: HookTree) -> ChildProcess? {
         let label = "\(r.binding.location) [\(r.binding.gesture)]"
+        let marker = tree.newMarker()
         let env = HookEnvironment.make(event: r.event, device: r.device, inherited: ChildSpawn.environment())
+            .filter { !$0.hasPrefix(HookTree.variable + "=") } + [marker.environment]
         do {
-            let c = try ChildProcess(command: r.binding.command, environment: env, label: label,
+            let c = try ChildProcess(command: r.binding.command, environment: env, hookID: marker.id, label: label,
                                      timeout: r.binding.timeout ?? limits.timeout, killAfter: limits.killAfter)
             log(7, "hook \(label): started pid \(c.pid) for \(r.event.kind) \(r.event.phase)")
             return c
@@ -319,56 +365,4 @@ public final class HookRunner: Sendable {
             return nil
         }
     }
-}
-
-/// The environment a hook runs with: the daemon's own (PATH, HOME…) without any GESTURE_*
-/// variables it inherited, plus the gesture's. Values that do not apply are empty.
-public enum HookEnvironment {
-    public static func variables(event e: GestureEvent, device: HookDevice) -> [(String, String)] {
-        [
-            ("GESTURE_KIND", e.kind.rawValue),
-            ("GESTURE_PHASE", e.phase.rawValue),
-            ("GESTURE_FINGERS", String(e.fingers)),
-            ("GESTURE_DIRECTION", e.direction?.rawValue ?? ""),
-            ("GESTURE_EDGE", e.edge?.rawValue ?? ""),
-            ("GESTURE_DX_MM", number(e.dxMillimeters, 2)),
-            ("GESTURE_DY_MM", number(e.dyMillimeters, 2)),
-            ("GESTURE_SCALE", number(e.scale, 3)),
-            ("GESTURE_ROTATION_DEG", number(e.rotationDegrees, 2)),
-            ("GESTURE_VELOCITY_MM_S", number(e.velocityMillimetersPerSecond, 1)),
-            ("GESTURE_X", number(e.x, 3)),
-            ("GESTURE_Y", number(e.y, 3)),
-            ("GESTURE_DEVICE_NAME", device.name),
-            ("GESTURE_DEVICE_KIND", device.kind.rawValue),
-            ("GESTURE_DEVICE_NODE", device.node),
-        ]
-    }
-
-    static func make(event: GestureEvent, device: HookDevice, inherited: [String]) -> [String] {
-        inherited.filter { !$0.hasPrefix("GESTURE_") }
-            + variables(event: event, device: device).map { "\($0.0)=\(sanitize($0.1))" }
-    }
-
-    /// NUL cannot be in an environment string.
-    static func sanitize(_ s: String) -> String { s.contains("\0") ? s.replacingNUL : s }
-
-    /// Fixed-point text with up to `decimals` digits ("12.5", "-3", "0.125"); empty for nil.
-    public static func number(_ v: Double?, _ decimals: Int) -> String {
-        guard let v, v.isFinite else { return "" }
-        var scale: Int64 = 1
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(v) * Double(scale)).rounded()
-        guard scaled < 9e17 else { return String(v) }
-        let n = Int64(scaled)
-        var s = String(n / scale)
-        var frac = String(n % scale)
-        frac = String(repeating: "0", count: decimals - frac.count) + frac
-        while frac.last == "0" { frac.removeLast() }
-        if !frac.isEmpty { s += "." + frac }
-        return (v < 0 && n != 0 ? "-" : "") + s
-    }
-}
-
-extension String {
-    fileprivate var replacingNUL: String { String(self.map { $0 == "\0" ? " " : $0 }) }
 }

@@ -15,7 +15,8 @@ final class HookService: DaemonService {
 
     func start() throws(DaemonError) {
         let logger = log
-        let r = HookRunner(bindings: initial.commandBindings, limits: initial.config.hooks) { priority, message in
+        let r = HookRunner(bindings: initial.commandBindings, limits: initial.config.hooks,
+                           reapsAdoptedChildren: true) { priority, message in
             logger.log(Logger.Level(rawValue: priority) ?? .info, message)
         }
         let s = HookSubscriber(r, kinds: initial.hookKinds)

@@ -1,8 +1,9 @@
 import GestureCore
 import LinuxSystem
 
-/// SIGHUP (reload), SIGTERM and SIGINT (stop) through a signalfd on the loop; SIGPIPE ignored
-/// (a closed client or hook pipe is an error return, not the end of the daemon).
+/// SIGHUP (reload), SIGTERM and SIGINT (stop) through a signalfd on the loop; SIGUSR1, SIGUSR2
+/// and SIGALRM, whose default action would end the daemon without a word, are caught and logged;
+/// SIGPIPE ignored (a closed client or hook pipe is an error return, not the end of the daemon).
 final class SignalService: DaemonService {
     let name = "signals"
     private let loop: EventLoop
@@ -16,7 +17,7 @@ final class SignalService: DaemonService {
     func start() throws(DaemonError) {
         CurrentProcess.ignore(.brokenPipe)
         let s: SignalFD
-        do { s = try SignalFD(catching: [.hangUp, .terminate, .interrupt]) } catch {
+        do { s = try SignalFD(catching: [.hangUp, .terminate, .interrupt, .user1, .user2, .alarm]) } catch {
             throw DaemonError("signalfd: \(error)")
         }
         signals = s
@@ -28,7 +29,7 @@ final class SignalService: DaemonService {
             switch signo {
             case .hangUp: onReload()
             case .terminate, .interrupt: onStop(signo)
-            default: break
+            default: log.info("signal \(signo) ignored (SIGHUP reloads, SIGTERM and SIGINT stop)")
             }
         }
     }

@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What /proc says about other processes: the hook runner reads it to find every process a hook
+/// started, `setsid` included (docs/CONFIG.md, "What a hook owns").
+public enum ProcessTable {
+    /// One line of /proc/PID/stat, the fields the hook runner needs.
+    public struct Entry: Hashable, Sendable {
+        public var pid: Int32
+        public var parent: Int32
+        /// The state letter: R, S, D, T, Z (a zombie: it has exited, its parent has not reaped it)…
+        public var state: UInt8
+        /// When it started, in clock ticks after boot (field 22). With the pid it names a process
+        /// for good: a reused pid has a later start time.
+        public var startTime: UInt64
+
+        public var isZombie: Bool { state == UInt8(ascii: "Z") || state == UInt8(ascii: "X") }
+
+        public init(pid: Int32, parent: Int32, state: UInt8, startTime: UInt64) {
+            self.pid = pid
+            self.parent = parent
+            self.state = state
+            self.startTime = startTime
+        }
+    }
+
+    /// The pids /proc lists now.
+    public static func pids() -> [Int32] {
+        (FileContents.names(inDirectory: "/proc") ?? []).compactMap { name in
+            guard let first = name.utf8.first, first >= UInt8(ascii: "1"), first <= UInt8(ascii: "9") else { return nil }
+            return Int32(name)
+        }
+    }
+
+    /// /proc/PID/stat parsed; nil when the process is gone (or the line cannot be read).
+    public static func entry(_ pid: Int32) -> Entry? {
+        guard let bytes = try? FileContents.bytes(of: "/proc/\(pid)/stat", maximumBytes: 4096) else { return nil }
+        return parseStat(bytes)
+    }
+
+    /// Parses a /proc/PID/stat line. The command name (field 2) is in parentheses and may hold
+    /// spaces and parentheses itself, so the fields after it are counted from the last ')'.
+    public static func parseStat(_ bytes: [UInt8]) -> Entry? {
+        guard let open = bytes.firstIndex(of: UInt8(ascii: "(")),
+              let close = bytes.lastIndex(of: UInt8(ascii: ")")), close > open,
+              let pid = Int32(String(decoding: bytes[..<open], as: UTF8.self).trimmingSpaces) else { return nil }
+        // After ") ": state (field 3), ppid (4) … starttime (22).
+        let rest = bytes[(close + 1)...].split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
+        guard rest.count >= 20, let state = rest[0].first,
+              let parent = Int32(String(decoding: rest[1], as: UTF8.self)),
+              let start = UInt64(String(decoding: rest[19], as: UTF8.self)) else { return nil }
+        return Entry(pid: pid, parent: parent, state: state, startTime: start)
+    }
+
+    /// The uid owning /proc/PID (the process's effective uid as /proc shows it); nil when gone.
+    public static func owner(_ pid: Int32) -> UInt32? {
+        var st = stat()
+        guard stat("/proc/\(pid)", &st) == 0 else { return nil }
+        return st.st_uid
+    }
+
+    /// What /proc/PID/environ held for a prefix.
+    public enum EnvironmentMatch: Equatable, Sendable {
+        /// Nothing to read: a zombie, a kernel thread, a process started with no environment,
+        /// or one in the middle of execve (between dropping its old memory and setting up the
+        /// new stack, which includes the moment posix_spawn returns in the parent).
+        case empty
+        /// Strings, none with the prefix.
+        case absent
+        /// The rest of the first NAME=value string that starts with the prefix.
+        case found(String)
+    }
+
+    /// Whether /proc/PID/environ (NAME=value strings separated by NUL) holds a string starting
+    /// with `prefix`; nil when it cannot be read (gone, not ours).
+    public static func environment(of pid: Int32, entryStartingWith prefix: String) -> EnvironmentMatch? {
+        // 1 MiB: more than ARG_MAX's usual share for the environment; a larger one is cut short.
+        let fd = open("/proc/\(pid)/environ", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while bytes.count < 1 << 20 {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if SystemError.last == .interrupted { continue }
+                return nil
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        if bytes.isEmpty { return .empty }
+        let wanted = Array(prefix.utf8)
+        for string in bytes.split(separator: 0) where string.starts(with: wanted) {
+            return .found(String(decoding: string.dropFirst(wanted.count), as: UTF8.self))
+        }
+        return .absent
+    }
+}
+
+extension String {
+    fileprivate var trimmingSpaces: String {
+        String(self.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+}
