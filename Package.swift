@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore", "GestureTestSupport"]),
         .testTarget(name: "GestureRecordingTests", dependencies: ["GestureRecording", "GestureCore", "GestureTestSupport"]),
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureCore", "YAML", "GestureTestSupport"]),
-        .testTarget(name: "GestureWireTests", dependencies: ["GestureWire", "GestureTestSupport"]),
+        .testTarget(name: "GestureWireTests", dependencies: ["GestureWire", "GestureRecording", "GestureTestSupport"]),
         .testTarget(name: "GestureDaemonTests", dependencies: [
             "GestureDaemon", "GestureConfig", "GestureWire", "GestureCore", "GestureRecording", "LinuxSystem", "GestureTestSupport",
         ]),

@@ -315,15 +315,6 @@ public final class SocketServer: GestureSubscriber {
 
     /// The line being fanned out, encoded once per message into a buffer that keeps its capacity.
     private var line = JSONBytes(capacity: 512)
-    /// Each open device's object in gesture lines (GestureJSON.deviceJSON), by device id.
-    private var deviceJSON: [(id: Int, bytes: [UInt8])] = []
-
-    private func encodedDevice(_ d: WireDevice) -> [UInt8] {
-        if let e = deviceJSON.first(where: { $0.id == d.id }) { return e.bytes }
-        let bytes = GestureJSON.deviceJSON(d.info)
-        deviceJSON.append((d.id, bytes))
-        return bytes
-    }
 
     public func receive(_ m: BusMessage) {
         switch m {
@@ -334,7 +325,6 @@ public final class SocketServer: GestureSubscriber {
         case .deviceAdded(let d):
             fanOut({ _ in true }) { $0.rawText(WireEncoder.deviceAdded(d)) }
         case .deviceRemoved(let d):
-            deviceJSON.removeAll { $0.id == d.id }
             fanOut({ _ in true }) { $0.rawText(WireEncoder.deviceRemoved(d)) }
         }
     }
@@ -346,7 +336,7 @@ public final class SocketServer: GestureSubscriber {
         let list = clientList
         // The first client that wants the line; nothing is encoded when none does.
         guard let first = list.firstIndex(where: { $0.subscription.matches(g, device: d) }) else { return }
-        GestureJSON.withLine(g, deviceJSON: encodedDevice(d), origin: origin, newline: true) { line in
+        GestureJSON.withLine(g, device: d.info, origin: origin, newline: true) { line in
             deliver(line, to: list[first])
             for i in (first + 1)..<list.count where list[i].subscription.matches(g, device: d) {
                 deliver(line, to: list[i])

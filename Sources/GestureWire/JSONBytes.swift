@@ -92,22 +92,22 @@ public struct JSONBytes: Sendable {
         /// Room a piece needs for `string(s)`: every byte escaped as `\u00XX`, and the quotes.
         static func stringRoom(_ s: String) -> Int { 6 * s.utf8.count + 2 }
 
-        /// A JSON string literal, escaped per RFC 8259 (at most `stringRoom(s)` bytes), in one
-        /// pass over the UTF-8 (scanning it first through `utf8` cost more than the copy).
+        /// A JSON string literal, escaped per RFC 8259 (at most `stringRoom(s)` bytes). Names and
+        /// device names rarely hold a byte to escape: those are found first and copied in words.
         static func string(_ s: String, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
             var s = s
             return s.withUTF8 { u in
-                var i = i
-                p[i] = UInt8(ascii: "\""); i += 1
-                for b in u {
-                    if b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
-                        i = escaped(b, p, i)
+                p[i] = UInt8(ascii: "\"")
+                var j = i &+ 1
+                if let from = u.baseAddress {
+                    if u.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+                        j = copy(from, count: u.count, p, j)
                     } else {
-                        p[i] = b; i += 1
+                        for b in u { j = escaped(b, p, j) }
                     }
                 }
-                p[i] = UInt8(ascii: "\"")
-                return i + 1
+                p[j] = UInt8(ascii: "\"")
+                return j &+ 1
             }
         }
 
