@@ -55,8 +55,8 @@ public final class Daemon {
     var sessions: [FileDescriptor: DeviceSession] = [:] {
         didSet { sessionList = Array(sessions.values) }
     }
-    /// `sessions.values`, kept for the per-wakeup timer check: iterating the dictionary retained
-    /// its storage and each session (about 170 instructions a wakeup, callgrind).
+    /// `sessions.values`, renewed by `sessions`' observer whenever it changes, for the timer
+    /// check every wakeup makes: walking an array retains nothing, the dictionary's values do.
     private var sessionList: [DeviceSession] = []
     private var nextDeviceId = 1
     private var signals: SignalFD?

@@ -151,10 +151,9 @@ enum CInput {
         /// Events a read(2) takes: a 10-finger frame is about 50, a bcm5974 frame about 20.
         static let capacity = 128
         private let raw = UnsafeMutableBufferPointer<input_event>.allocate(capacity: capacity)
-        /// The read's records as `InputEvent`s, handed to the caller's array in one copy: an
-        /// `append` per event checked the array's capacity and uniqueness each time, and emptying
-        /// the array first (`removeAll(keepingCapacity:)`) was a `replaceSubrange` call of its own
-        /// (callgrind, issue 13).
+        /// The read's records as `InputEvent`s, handed to the caller's array in one copy: not an
+        /// `append` per event (a capacity and uniqueness check each), and no emptying first (a
+        /// `replaceSubrange` call of its own).
         private let converted = UnsafeMutableBufferPointer<InputEvent>.allocate(capacity: capacity)
         deinit { raw.deallocate(); converted.deallocate() }
 
