@@ -121,7 +121,7 @@ public final class Daemon {
         bus.subscribe(s)
         // The timer is re-armed once a wakeup's handlers are done, after the socket server's
         // flush: disarming the tap timeout is a timerfd_settime on the very frame a pan begins,
-        // and before the flush it delayed that frame's line (issue 13, latency).
+        // and before the flush it would delay that frame's line.
         loop.afterEachWakeup { [unowned self] in self.rearmTimer() }
 
         // Hooks: the config's bindings, run by HookRunner's own thread (never waited for here).
