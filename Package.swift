@@ -7,8 +7,8 @@ import PackageDescription
 // No module imports Swift's Regex support, yet Swift imports `_StringProcessing` into every module
 // implicitly, and with the README's `--static-swift-stdlib` that links _RegexParser and
 // _StringProcessing (about 950 kB of code) into every executable. Leaving the implicit import out
-// drops them, and the daemon's resident code with them (docs/PERFORMANCE.md, fourth pass).
-// How the daemon's executable is linked (release only; each figure from docs/PERFORMANCE.md, fourth
+// drops them, and the daemon's resident code with them (docs/performance-history.md, fourth pass).
+// How the daemon's executable is linked (release only; each figure from docs/performance-history.md, fourth
 // pass, host smaps of an idle `gestured run` with one client):
 // - lld packs the 27 000 relative relocations (660 kB of `.rela.dyn` that ld.so reads, and so keeps
 //   resident, at every start) into 5 kB of DT_RELR (glibc ≥ 2.36): −0.6 MB;
@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(name: "GestureInsightTests", dependencies: [
             "GestureInsight", "GestureCore", "GestureRecording", "GestureConfig", "LinuxSystem", "GestureTestSupport",
         ]),
-        .testTarget(name: "GestureWireTests", dependencies: ["GestureWire", "GestureTestSupport"]),
+        .testTarget(name: "GestureWireTests", dependencies: ["GestureWire", "GestureRecording", "GestureTestSupport"]),
         .testTarget(name: "GestureDaemonTests", dependencies: [
             "GestureDaemon", "GestureConfig", "GestureWire", "GestureCore", "GestureRecording", "LinuxSystem", "GestureTestSupport",
         ]),

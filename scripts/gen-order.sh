@@ -6,7 +6,7 @@
 #      hottest first, then the evdev read path a replay does not take (it reads a pipe). A frame
 #      then touches a few dozen pages of code instead of a hundred spread over 3 MB: each page a
 #      wakeup touches is a TLB miss on a real CPU and a software page walk under QEMU TCG
-#      (docs/PERFORMANCE.md, eighth pass);
+#      (docs/performance-history.md, eighth pass);
 #   2. then the rest of what `gestured run` executes from start-up through streaming, hooks and
 #      a SIGHUP reload, so start-up faults in a few hundred kB instead of pages scattered over
 #      the whole static Swift runtime (fourth pass);

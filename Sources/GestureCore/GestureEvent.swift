@@ -1,9 +1,9 @@
 /// A kind of gesture. A struct with static members: the set may grow.
 public struct GestureKind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public var rawValue: String { didSet { code = Self.code(of: rawValue) } }
-    /// 1 + the index of a known kind's name in `names`, 0 for any other name: two kinds are
-    /// compared by it. Comparing names cost a string comparison for every binding, subscription
-    /// and unbound kind a gesture event was checked against (callgrind).
+    /// 1 + the index of a known kind's name in `names`, 0 for any other name, renewed with
+    /// `rawValue`: two known kinds are compared by it, without a string comparison (a gesture is
+    /// checked against every binding, subscription and unbound kind).
     private var code: UInt8
 
     public init(rawValue: String) { self.rawValue = rawValue; code = Self.code(of: rawValue) }

@@ -30,7 +30,7 @@ public struct GesturePipeline: Sendable {
     /// Time of the last event fed.
     public var lastTime: Instant? { fedAny ? Instant(microseconds: lastMicroseconds) : nil }
     /// `lastTime` as two plain fields: Int64.min before the first event, so the per-event "time
-    /// went back" test is one comparison, with no optional to unwrap (callgrind).
+    /// went back" test is one comparison, with no optional to unwrap.
     private var lastMicroseconds = Int64.min
     private var fedAny = false
     private var reportedBackwardTime = false
@@ -67,8 +67,8 @@ public struct GesturePipeline: Sendable {
     /// When `advance(to:)` next has work: the decoder's watchdog or the arena's earliest wait.
     public var nextDeadline: Instant? { deadline }
 
-    /// Inlined: called, the getter had a copy of the whole pipeline (about 2 KB) made for it on
-    /// every frame (callgrind).
+    /// Inlined, so the decoder and arena are read in place: a called getter is handed a copy of
+    /// the whole pipeline (about 2 KB).
     private var earliestDeadline: Instant? {
         @inline(__always) get { Instant.earliest(decoder.nextDeadline, arena.nextDeadline) }
     }
@@ -81,8 +81,8 @@ public struct GesturePipeline: Sendable {
     }
 
     /// Feeds a read's events in order, exactly as `feed(_:_:)` one at a time would. The daemon's
-    /// entry: one call a read instead of one an event (the call, its large stack frame and its
-    /// saved registers were about 60 instructions an event, callgrind).
+    /// entry: one call a read instead of one an event, whose large stack frame and saved
+    /// registers are set up once.
     public mutating func feed(contentsOf events: [InputEvent], _ emit: (Output) -> Void) {
         for i in events.indices { feedOne(events[i], emit) }
         // Once a read rather than once an event (nothing in between reads `lastTime`).
@@ -188,8 +188,8 @@ public struct GesturePipeline: Sendable {
         drain(emit)
     }
 
-    /// Asks first: draining an empty list still swapped a fresh empty array in and released the
-    /// old one, twice a frame (callgrind).
+    /// Asks first: draining swaps a fresh array in and releases the old one, even an empty one,
+    /// and this runs twice a frame.
     private mutating func drain(_ emit: (Output) -> Void) {
         if decoder.hasDiagnostics { for d in decoder.drainDiagnostics() { emit(.diagnostic(d)) } }
         if arena.hasDiagnostics { for d in arena.drainDiagnostics() { emit(.diagnostic(d)) } }

@@ -123,8 +123,8 @@ public struct RecognizerArena: Sendable {
 
     // MARK: - Time
 
-    /// The earliest time at which `advance(to:)` has something to do. Inlined: called, the
-    /// getter had a copy of the whole arena made for it (memcpy on every frame, callgrind).
+    /// The earliest time at which `advance(to:)` has something to do. Inlined, so the arena is
+    /// read in place: a called getter is handed a copy of the whole arena.
     public var nextDeadline: Instant? {
         @inline(__always) get {
             let debounce = countChangeSince.map { $0 + thresholds.fingerCountDebounce }
@@ -194,8 +194,8 @@ public struct RecognizerArena: Sendable {
             return
         }
         frameIsSemiMT = semiMT || frame.flags.contains(.semiMT)
-        // The sample is read from the tracker once, after any rebase (taken as `update`'s result
-        // and again after a rebase, it was three 160-byte copies a frame; now two, callgrind).
+        // The sample (160 bytes) is read from the tracker once, after any rebase, not taken as
+        // `update`'s result and again after the rebase.
         tracker.update(frame, semiMT: frameIsSemiMT, trustToolCount: trustToolCount)
         let fingersNow = tracker.sample.fingers
         if inSequence && committed == nil && fingersNow > 0 && fingersNow < sequenceFingers && !tracker.sample.contactDropped {
@@ -242,7 +242,7 @@ public struct RecognizerArena: Sendable {
     /// Hands the events of the bound kinds to `emit` and empties the list, keeping its buffer.
     private mutating func takeEvents(_ emit: (GestureEvent) -> Void) {
         if sink.events.isEmpty { return }
-        // By index: iterating the array copied it and each event out of it (callgrind).
+        // By index: iterating the array would copy it, and each event out of it.
         for i in sink.events.indices where !unboundKinds.contains(sink.events[i].kind) { emit(sink.events[i]) }
         sink.events.removeAllKeepingBuffer()
     }

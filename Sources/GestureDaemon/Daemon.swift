@@ -72,7 +72,6 @@ public final class Daemon {
         actionsService = ActionsService(loop: loop, log: log, bus: bus, socket: socket, plan: plan)
         watchdog = WatchdogService(loop: loop, log: log, notifier: notifier)
         sessions.actions = actionsService.actions
-        sessions.deviceChanged = { [unowned socket] id in socket.server?.deviceChanged(id: id) }
         signals.onReload = { [unowned self] in self.reload() }
         signals.onStop = { [unowned self] signo in
             self.log.info("stopping (signal \(signo))")

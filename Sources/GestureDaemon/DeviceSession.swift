@@ -32,7 +32,6 @@ public final class DeviceSession {
                                    boundKinds: plan.recognizedKinds, doubleTapFingerCounts: plan.doubleTapFingerCounts,
                                    initialState: source.initialState)
         self.wire = WireDevice(id: id, node: source.node, description: pipeline.device)
-        updateDeadline()
     }
 
     /// A session with these recognition settings (tests).
@@ -67,7 +66,6 @@ public final class DeviceSession {
         plan = new
         pendingPlan = nil
         if new.transform != old.transform { wire = WireDevice(id: id, node: source.node, description: pipeline.device) }
-        updateDeadline()
         planTaken?(self, old)
     }
 
@@ -76,16 +74,12 @@ public final class DeviceSession {
     /// When the pipeline next needs `advance(to:)`: the arena's waits (tap vs double tap, long
     /// press, debounce), the decoder's stuck-touch watchdog and an exclusive device's waits.
     public var nextDeadline: Instant? {
-        Instant.earliest(pipelineDeadline, exclusive?.nextDeadline)
+        Instant.earliest(Self.deadline(of: &pipeline), exclusive?.nextDeadline)
     }
 
-    /// The pipeline's next deadline, kept up to date after each change: reading it off the stored
-    /// pipeline made Swift copy the whole pipeline (and retain and release everything in it) on
-    /// every wakeup, a tenth of a frame's instructions (callgrind).
-    private var pipelineDeadline: Instant?
-
-    private func updateDeadline() { pipelineDeadline = Self.deadline(of: &pipeline) }
-    /// Through `inout`, the pipeline is read in place.
+    /// The pipeline's deadline, read in place through `inout`: a plain read of a class's stored
+    /// struct copies it first, and the pipeline (about 2 KB, with its arrays) is read on every
+    /// wakeup.
     private static func deadline(of p: inout GesturePipeline) -> Instant? { p.nextDeadline }
 
     /// Reads what the source has and runs it through. Returns the source's status.
@@ -102,7 +96,6 @@ public final class DeviceSession {
         } else {
             pipeline.feed(contentsOf: r.events, emit)
         }
-        updateDeadline()
         if pendingPlan != nil { takePendingPlanIfIdle() }
         return SourceRead(events: [], resyncCount: r.resyncCount, status: r.status)
     }
@@ -123,10 +116,7 @@ public final class DeviceSession {
 
     /// Fires every deadline at or before `now`.
     public func advance(to now: Instant, _ emit: (Output) -> Void) {
-        defer {
-            updateDeadline()
-            if pendingPlan != nil { takePendingPlanIfIdle() }
-        }
+        defer { if pendingPlan != nil { takePendingPlanIfIdle() } }
         guard let x = exclusive else { return pipeline.advance(to: now, emit) }
         pipeline.advance(to: now) { o in if case .gesture(let g) = o { x.gesture(g) }; emit(o) }
         x.advance(to: now)
@@ -136,13 +126,11 @@ public final class DeviceSession {
     /// A replay ended: let waiting gestures resolve as if time went on.
     public func finish(_ emit: (Output) -> Void) {
         pipeline.finish(emit)
-        updateDeadline()
     }
 
     /// The device went away (or the daemon stops): gestures in flight end `cancelled`.
     public func removed(at time: Instant, _ emit: (Output) -> Void) {
         pipeline.deviceRemoved(at: time, emit)
-        updateDeadline()
         exclusive?.close(reason: "device closed")
         exclusive = nil
     }

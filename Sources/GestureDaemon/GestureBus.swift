@@ -15,7 +15,7 @@ public protocol GestureSubscriber: AnyObject {
     func receive(_ message: BusMessage)
     /// A gesture: the same as `receive(.gesture(g, device))` (the default), for a subscriber
     /// that looks at gestures without copying them out of a message (a copy retains every
-    /// string of the event and of the device; issue 13).
+    /// string of the event and of the device).
     func receive(_ g: GestureEvent, from device: WireDevice)
 }
 

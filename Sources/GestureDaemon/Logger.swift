@@ -45,10 +45,9 @@ public final class Logger: Sendable {
     /// trailing `\n` ends an empty line) after `prefix`,
     /// with C0 controls, DEL and C1 controls escaped as `TextEscaping.controlsEscaped` does:
     /// outside text (device names, hook output) cannot forge a line or drive a terminal. Done on
-    /// the UTF-8 in one pass: splitting the String into Characters and escaping each line as a
-    /// String cost about 120 000 instructions a line, and the daemon logs a "kernel bug:" line
-    /// while real recordings stream (an axis value past its range, once per axis per 10 s;
-    /// callgrind in the side-by-side VM, issue 13).
+    /// the UTF-8 in one pass, without splitting the String into Characters: the daemon logs
+    /// while devices stream (a "kernel bug:" line for an axis value past its range, once per
+    /// axis per 10 s), so a line must cost little next to a frame.
     static func lines(_ message: String, prefix: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(prefix.utf8.count + message.utf8.count + 16)

@@ -1,7 +1,6 @@
 /// A client's bytes waiting to be sent: `bytes[offset..<count]`, in storage that keeps its size.
-/// Emptying it only resets two counters: an array's `removeAll(keepingCapacity:)` goes through
-/// `replaceSubrange`, about 290 instructions a call, and the socket path emptied one per line and
-/// per send (callgrind, issue 13).
+/// Emptying it only resets two counters (an array's `removeAll(keepingCapacity:)` is a general
+/// `replaceSubrange` call): the socket path empties one per send.
 struct SendBuffer {
     private var storage: [UInt8] = []
     /// End of the bytes not yet sent.

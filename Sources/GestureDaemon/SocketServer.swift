@@ -57,8 +57,8 @@ public final class SocketServer: GestureSubscriber {
     private var clients: [FileDescriptor: Client] = [:] {
         didSet { clientList = Array(clients.values) }
     }
-    /// `clients.values` for the per-gesture fan-out: iterating the dictionary (twice a gesture)
-    /// retained its storage and every client (callgrind, issue 13).
+    /// `clients.values` for the per-gesture fan-out: walking an array retains nothing, the
+    /// dictionary's values do.
     private var clientList: [Client] = []
     /// Connected clients per uid, for `maxClientsPerUID`.
     private var clientsPerUID: [UInt32: Int] = [:]
@@ -390,8 +390,7 @@ public final class SocketServer: GestureSubscriber {
             c.flushDue = false
             if !c.dropped { flush(c) }
         }
-        // Popped, not removeAll(keepingCapacity:): that is a replaceSubrange call, about 60
-        // instructions a wakeup for the one client usually here (callgrind).
+        // Popped, not removeAll(keepingCapacity:), a general replaceSubrange call.
         while !flushing.isEmpty { flushing.removeLast() }
     }
 
@@ -445,18 +444,6 @@ public final class SocketServer: GestureSubscriber {
 
     /// The line being fanned out, encoded once per message into a buffer that keeps its capacity.
     private var line = JSONBytes(capacity: 512)
-    /// Each open device's object in gesture lines (GestureJSON.deviceJSON), by device id.
-    private var deviceJSON: [(id: Int, bytes: [UInt8])] = []
-
-    private func encodedDevice(_ d: WireDevice) -> [UInt8] {
-        if let e = deviceJSON.first(where: { $0.id == d.id }) { return e.bytes }
-        let bytes = GestureJSON.deviceJSON(d.info)
-        deviceJSON.append((d.id, bytes))
-        return bytes
-    }
-
-    /// A device's axes changed (a reload turned it): its object in gesture lines is made anew.
-    public func deviceChanged(id: Int) { deviceJSON.removeAll { $0.id == id } }
 
     public func receive(_ m: BusMessage) {
         switch m {
@@ -467,7 +454,6 @@ public final class SocketServer: GestureSubscriber {
         case .deviceAdded(let d):
             fanOut({ _ in true }) { $0.rawText(WireEncoder.deviceAdded(d)) }
         case .deviceRemoved(let d):
-            deviceJSON.removeAll { $0.id == d.id }
             fanOut({ _ in true }) { $0.rawText(WireEncoder.deviceRemoved(d)) }
         }
     }
@@ -479,7 +465,7 @@ public final class SocketServer: GestureSubscriber {
         let list = clientList
         // The first client that wants the line; nothing is encoded when none does.
         guard let first = list.firstIndex(where: { $0.subscription.matches(g, device: d) }) else { return }
-        GestureJSON.withLine(g, deviceJSON: encodedDevice(d), origin: origin, newline: true) { line in
+        GestureJSON.withLine(g, device: d.info, origin: origin, newline: true) { line in
             deliver(line, to: list[first])
             for i in (first + 1)..<list.count where list[i].subscription.matches(g, device: d) {
                 deliver(line, to: list[i])

@@ -1,9 +1,9 @@
 import GestureCore
 
-/// JSON text appended as UTF-8 bytes to one buffer. The daemon's socket path encodes a gesture
-/// line per frame while a pan or pinch runs; building it here instead of through `String +=`
-/// costs a tenth of the instructions (callgrind, issue 13) and no allocation once the buffer has
-/// grown. `GestureJSON`'s String functions are built on it, so both give the same text.
+/// JSON text appended as UTF-8 bytes to one buffer, which keeps its capacity when emptied: the
+/// daemon writes a line a frame while a pan or pinch runs, with no allocation once the buffer
+/// has grown. `GestureJSON`'s String functions are built on it, so both give the same text.
+/// `Piece` holds the writers themselves: each writes at a pointer into room reserved beforehand.
 public struct JSONBytes: Sendable {
     public var bytes: [UInt8] = []
 
@@ -21,8 +21,7 @@ public struct JSONBytes: Sendable {
     }
 
     /// A piece of at most 64 bytes that `write` puts at the pointer it gets (returning how many),
-    /// appended in one go: numbers were appended digit by digit, each append checking the
-    /// buffer's uniqueness and capacity (a third of a socket line's instructions, callgrind).
+    /// appended in one go: one capacity check for the piece, not one a byte.
     @inline(__always)
     mutating func piece(_ write: (UnsafeMutablePointer<UInt8>) -> Int) {
         var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
@@ -55,9 +54,8 @@ public struct JSONBytes: Sendable {
         }
 
         /// `count` bytes from `from` at `p + i`, in 8-byte words (the last one overlapping), or
-        /// 4-byte or single bytes for short ones: for a key's known length the branches fold away.
-        /// `update(from:count:)` was a call per piece, about 30 instructions for a few bytes, and
-        /// a byte loop cost more (callgrind).
+        /// 4-byte or single bytes for short ones: for a key's known length the branches fold
+        /// away, and no call is made for a few bytes.
         @inline(__always)
         static func copy(_ from: UnsafePointer<UInt8>, count n: Int, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
             let src = UnsafeRawPointer(from), dst = UnsafeMutableRawPointer(p + i)
@@ -92,22 +90,22 @@ public struct JSONBytes: Sendable {
         /// Room a piece needs for `string(s)`: every byte escaped as `\u00XX`, and the quotes.
         static func stringRoom(_ s: String) -> Int { 6 * s.utf8.count + 2 }
 
-        /// A JSON string literal, escaped per RFC 8259 (at most `stringRoom(s)` bytes), in one
-        /// pass over the UTF-8 (scanning it first through `utf8` cost more than the copy).
+        /// A JSON string literal, escaped per RFC 8259 (at most `stringRoom(s)` bytes). Names and
+        /// device names rarely hold a byte to escape: those are found first and copied in words.
         static func string(_ s: String, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
             var s = s
             return s.withUTF8 { u in
-                var i = i
-                p[i] = UInt8(ascii: "\""); i += 1
-                for b in u {
-                    if b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
-                        i = escaped(b, p, i)
+                p[i] = UInt8(ascii: "\"")
+                var j = i &+ 1
+                if let from = u.baseAddress {
+                    if u.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+                        j = copy(from, count: u.count, p, j)
                     } else {
-                        p[i] = b; i += 1
+                        for b in u { j = escaped(b, p, j) }
                     }
                 }
-                p[i] = UInt8(ascii: "\"")
-                return i + 1
+                p[j] = UInt8(ascii: "\"")
+                return j &+ 1
             }
         }
 
@@ -148,9 +146,9 @@ public struct JSONBytes: Sendable {
             return micros(a % 1_000_000, p, i)
         }
 
-        /// `.` and `f` millionths (below 10^6), trailing zeros trimmed; nothing for 0. Three
-        /// pairs from the table, as `fixed4` writes its fraction (a digit a division and a loop
-        /// trimming the zeros were a hundred instructions a line, callgrind).
+        /// `.` and `f` millionths (below 10^6), trailing zeros trimmed; nothing for 0. All six
+        /// digits are written as three pairs from the table and the end is moved back past the
+        /// zeros, as `tenThousandths` writes its fraction.
         @inline(__always)
         static func micros(_ f: UInt64, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
             guard f != 0 else { return i }
@@ -210,10 +208,8 @@ public struct JSONBytes: Sendable {
 
         /// `fixed3(v)` at `k`, just past its key (written from `start`); for NaN or infinity
         /// nothing, and `start`: the key is dropped. The range check stands for the finiteness
-        /// one (neither passes it), so a line's number tests once before its digits. Inlined
-        /// into each of a line's numbers (a call, with its saved registers, was fifteen
-        /// instructions); the key is written by the caller: with it a parameter, this was not
-        /// inlined (callgrind).
+        /// one (neither passes it), so a line's number tests once before its digits. The key is
+        /// the caller's literal, so this stays small enough to inline into each number.
         @inline(__always)
         static func number3(_ v: Double, _ p: UnsafeMutablePointer<UInt8>, _ k: Int, orBackTo start: Int) -> Int {
             let x = v * 1000
@@ -229,11 +225,9 @@ public struct JSONBytes: Sendable {
             return tenThousandths(x, p, k)
         }
 
-        /// `x` / 1000 (|x| < 9e15) rounded to 3 fractional digits, trailing zeros trimmed. With
-        /// the scale a constant, its divisions become multiplications and the fraction two
-        /// stores; through a function taking the decimals at run time, a number cost about 160
-        /// instructions (callgrind). Indices add with `&+`: they stay within the piece, and the
-        /// overflow checks were a tenth of the instructions.
+        /// `x` / 1000 (|x| < 9e15) rounded to 3 fractional digits, trailing zeros trimmed. The
+        /// scale is a constant, so its divisions become multiplications and the fraction two
+        /// stores. Indices add with `&+`: they stay within the piece's reserved room.
         @inline(__always)
         private static func thousandths(_ x: Double, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
             let (m, j) = signed(JSONBytes.roundedHalfAway(x), p, i)
@@ -288,8 +282,7 @@ public struct JSONBytes: Sendable {
 
         /// The decimal digits of `v`, at least `width` of them (zero-padded). Up to three digits
         /// (the integer parts of a gesture's numbers) are written at once; longer ones find
-        /// their length by comparisons and are written two digits a division (a loop of
-        /// divisions by ten for each was a fifth of a gesture line's instructions, callgrind).
+        /// their length by comparisons and are written two digits a division.
         @inline(__always)
         static func digits(_ v: UInt64, width: Int = 1, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
             if width <= 1 && v < 1000 {
@@ -314,8 +307,8 @@ public struct JSONBytes: Sendable {
         }
 
         /// `.` and the fraction `frac` / 10^decimals without trailing zeros; nothing when it is 0.
-        /// Its few digits are written right to left, one a division (through `digits`, finding
-        /// the length and writing pairs cost more for three or four digits, callgrind).
+        /// Its few digits (the decimals other than 3 and 4: sizes, the monitor's text) are
+        /// written right to left, one a division.
         @inline(__always)
         static func fraction(_ frac: UInt64, decimals: Int, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
             guard frac != 0 else { return i }
@@ -393,8 +386,8 @@ public struct JSONBytes: Sendable {
         return (roundedHalfAway(x), scale)
     }
 
-    /// `Int64(x.rounded())` for |x| < 2^53 without libm's `round` (a call per number, callgrind):
-    /// `x - trunc(x)` is exact there (Sterbenz), so comparing it with ±0.5 rounds as `round` does.
+    /// `Int64(x.rounded())` for |x| < 2^53 without a call to libm's `round`: `x - trunc(x)` is
+    /// exact there (Sterbenz), so comparing it with ±0.5 rounds as `round` does.
     @inline(__always)
     static func roundedHalfAway(_ x: Double) -> Int64 {
         let t = Int64(x)

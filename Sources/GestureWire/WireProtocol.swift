@@ -14,10 +14,13 @@ public enum WireProtocol {
 
 /// A device as the socket describes it in `hello`, `deviceAdded` and `deviceRemoved`.
 public struct WireDevice: Hashable, Sendable {
+    /// The device as gesture and frame lines carry it (`{"id","name","kind"}`), with its
+    /// encoded object.
+    public private(set) var info: GestureJSON.DeviceInfo
     /// The daemon's id for this device, unique for the daemon's lifetime.
-    public var id: Int
-    public var name: String
-    public var kind: DeviceKind
+    public var id: Int { get { info.id ?? 0 } set { info.id = newValue } }
+    public var name: String { get { info.name } set { info.name = newValue } }
+    public var kind: DeviceKind { get { info.kind } set { info.kind = newValue } }
     /// The evdev node (/dev/input/event5) or, for a replayed recording, `replay:FILE`.
     public var node: String
     public var widthMillimeters: Double
@@ -30,7 +33,7 @@ public struct WireDevice: Hashable, Sendable {
 
     public init(id: Int, name: String, kind: DeviceKind, node: String, widthMillimeters: Double,
                 heightMillimeters: Double, sizeKnown: Bool, slots: Int, contactProtocol: String) {
-        self.id = id; self.name = name; self.kind = kind; self.node = node
+        info = GestureJSON.DeviceInfo(id: id, name: name, kind: kind); self.node = node
         self.widthMillimeters = widthMillimeters; self.heightMillimeters = heightMillimeters
         self.sizeKnown = sizeKnown; self.slots = slots; self.contactProtocol = contactProtocol
     }
@@ -41,9 +44,6 @@ public struct WireDevice: Hashable, Sendable {
                   heightMillimeters: size.height, sizeKnown: d.sizeKnown, slots: d.slotCount,
                   contactProtocol: d.contactProtocol.rawValue)
     }
-
-    /// The device as gesture and frame lines carry it (`{"id","name","kind"}`).
-    public var info: GestureJSON.DeviceInfo { .init(id: id, name: name, kind: kind) }
 }
 
 /// What a client asked to receive. `nil` means "everything" for that criterion.

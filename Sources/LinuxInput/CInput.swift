@@ -145,16 +145,15 @@ enum CInput {
 
     /// struct input_event records read(2) straight from an evdev fd, up to `capacity` a call, into
     /// one buffer kept for the device's life. The event stream does not go through libevdev
-    /// (docs/ARCHITECTURE.md, "Reading evdev"): libevdev_next_event cost about 290 instructions an
-    /// event and one more read(2) a wakeup (the one returning EAGAIN).
+    /// (docs/ARCHITECTURE.md, "Reading evdev"): no library call per event, and no read(2) a
+    /// wakeup that only returns EAGAIN.
     final class EvdevReadBuffer {
         /// Events a read(2) takes: a 10-finger frame is about 50, a bcm5974 frame about 20.
         static let capacity = 128
         private let raw = UnsafeMutableBufferPointer<input_event>.allocate(capacity: capacity)
-        /// The read's records as `InputEvent`s, handed to the caller's array in one copy: an
-        /// `append` per event checked the array's capacity and uniqueness each time, and emptying
-        /// the array first (`removeAll(keepingCapacity:)`) was a `replaceSubrange` call of its own
-        /// (callgrind, issue 13).
+        /// The read's records as `InputEvent`s, handed to the caller's array in one copy: not an
+        /// `append` per event (a capacity and uniqueness check each), and no emptying first (a
+        /// `replaceSubrange` call of its own).
         private let converted = UnsafeMutableBufferPointer<InputEvent>.allocate(capacity: capacity)
         deinit { raw.deallocate(); converted.deallocate() }
 

@@ -1,6 +1,6 @@
 // gestured-listen: `gestured listen`, the bindings run in the user's session, in an executable of
 // its own. It alone needs focus tracking's libraries (libxcb, libwayland-client), which the
-// system daemon then does not load (docs/PERFORMANCE.md, fifth pass). `gestured listen ARGS`
+// system daemon then does not load (docs/performance-history.md, fifth pass). `gestured listen ARGS`
 // replaces itself with this program, so users and units keep saying `gestured listen`.
 
 import LinuxSystem

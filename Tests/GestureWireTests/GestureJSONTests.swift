@@ -69,16 +69,16 @@ import Testing
         let s = GestureJSON.encode(g, device: device, origin: .zero)
         // The daemon's own path: the same line and a newline, in one buffer.
         var line: [UInt8] = []
-        GestureJSON.withLine(g, deviceJSON: GestureJSON.deviceJSON(device), origin: .zero, newline: true) { line = Array($0) }
+        GestureJSON.withLine(g, device: device, origin: .zero, newline: true) { line = Array($0) }
         #expect(String(decoding: line, as: UTF8.self) == s + "\n")
         #expect(s.hasPrefix(#"{"type":"gesture","gesture":"\u0001\""#) && s.hasSuffix(#","y":-1.7976931348623157e+308}"#), "\(s)")
         #expect(s.contains(#""id":18446744073709551615,"fingers":-9223372036854775808,"#), "\(s)")
         #expect(s.contains(#""time":-9223372036853.775808,"#), "\(s)")
     }
 
-    /// Known names are copied from literals (GestureJSON.Names), others escaped: every kind,
-    /// phase, direction and edge GestureCore defines, names it does not (a long one, one with
-    /// a quote, one built at run time) must read back as their raw values.
+    /// Every kind, phase, direction and edge GestureCore defines, and names it does not (a long
+    /// one, one with a quote, one built at run time), are written escaped and read back as
+    /// their raw values.
     @Test func names_areWrittenAsTheirRawValues() throws {
         let device = GestureJSON.DeviceInfo(name: "d", kind: .touchpad)
         let built = String(repeating: "pa", count: 1) + "n"   // "pan", not from a literal
@@ -191,12 +191,12 @@ import Testing
             }
         }
         // The line's own numbers (written by the 3- and 4-decimal functions directly).
-        let device = GestureJSON.deviceJSON(GestureJSON.DeviceInfo(name: "n", kind: .touchpad))
+        let device = GestureJSON.DeviceInfo(name: "n", kind: .touchpad)
         for v in values.prefix(2_000) {
             let g = GestureEvent(kind: .pan, phase: .changed, id: 1, fingers: 2, time: .zero,
                                  dxMillimeters: v, scale: v, y: v)
             var line: [UInt8] = []
-            GestureJSON.withLine(g, deviceJSON: device, origin: .zero) { line = Array($0) }
+            GestureJSON.withLine(g, device: device, origin: .zero) { line = Array($0) }
             let s = String(decoding: line, as: UTF8.self)
             #expect(s.hasSuffix(#","dx_mm":\#(reference(v, 3)),"scale":\#(reference(v, 4)),"y":\#(reference(v, 4))}"#), "\(s)")
         }

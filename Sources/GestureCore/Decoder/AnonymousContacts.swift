@@ -23,7 +23,7 @@ struct AnonymousContacts: Sendable {
 
         /// `c` continues this track: its phase in the frame, nil while it is hidden (a palm is
         /// cancelled once, then hidden). A mutating method, so the frame updates the track with
-        /// one in-place access instead of copying it out and back (callgrind).
+        /// one in-place access instead of copying it out and back.
         mutating func continued(by c: Contact) -> TouchPhase? {
             let moved = contact.x != c.x || contact.y != c.y
             contact = c
@@ -152,8 +152,8 @@ struct AnonymousContacts: Sendable {
     private mutating func match() -> Bool {
         var paired = 0
         // Contacts and tracks without a tracking id: step 2 pairs one of each a round until one
-        // side runs out, so it runs exactly min(of the two) rounds (the last, empty round of
-        // "until none is found" rescanned every contact, callgrind).
+        // side runs out, so it runs exactly min(of the two) rounds, with no last, empty round
+        // rescanning every contact.
         var idlessTracks = 0, idlessContacts = 0
         for i in tracks.indices {
             tracks[i].matchedContact = -1

@@ -25,9 +25,9 @@ struct SlotContacts: Sendable {
     var currentSlotIndex: Int { currentSlot }
     private var currentSlotValid = true
     /// No slot at or above it holds a tracking id: a frame looks at the slots below it only. A
-    /// touchscreen has many slots (the 3M 60) and few fingers in the lowest of them; scanning
-    /// every slot was most of its frames' decoding (callgrind). Raised when a slot takes a
-    /// tracking id, lowered to just past the last one held as each frame is assembled.
+    /// touchscreen has many slots (the 3M 60) and few fingers in the lowest of them, so a scan
+    /// of every slot would be most of a frame's decoding. Raised when a slot takes a tracking
+    /// id, lowered to just past the last one held as each frame is assembled.
     private var occupiedBound = 0
 
     init(device: DeviceDescription, scale: AxisScale, initialState: SlotDecoder.InitialState) {
@@ -99,8 +99,7 @@ struct SlotContacts: Sendable {
         slots[s].suppressed = false
     }
 
-    /// Inlined: called, it was handed a copy of the whole `AxisScale` for every touch of every
-    /// frame (callgrind).
+    /// Inlined, so `scale` is read in place rather than copied for every touch.
     @inline(__always)
     private func touch(slot s: Int, phase: TouchPhase) -> Touch {
         let sl = slots[s]

@@ -68,7 +68,7 @@ public struct SlotDecoder: Sendable {
     private let scale: AxisScale
     /// Clamp ranges for ABS codes 0…0x3f; a code without absinfo has the whole Int32 range, so
     /// nothing is out of it. One array of pairs, not one of minima and one of maxima: one bounds
-    /// check and one load an event instead of two of each (callgrind).
+    /// check and one load an event.
     private var absRange: [ClosedRange<Int32>]
     private let hasTouchKey: Bool
     /// BTN_TOOL_* counts are touchpad semantics; touchscreens (N-Trig sends BTN_TOOL_DOUBLETAP for a

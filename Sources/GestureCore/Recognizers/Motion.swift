@@ -238,9 +238,8 @@ struct MotionTracker {
         for t in frame.touches where t.tool == .finger {
             guard let i = index(of: t.id) else { continue }
             if !t.phase.isActive { touches.remove(at: i); continue }
-            // The record is read field by field and moved in one in-place access (`follow`):
-            // copied out and stored back whole, it cost two copies of its hundred bytes and a
-            // uniqueness check a touch (callgrind).
+            // The record is read field by field and moved in one in-place access (`follow`),
+            // never copied out and stored back whole (a hundred bytes, twice a touch).
             if touches[i].excluded { touches[i].prevX = t.x; touches[i].prevY = t.y; continue }
             if touches[i].jumped {
                 // Where it jumped to is where it is; it made no step.
@@ -289,8 +288,8 @@ struct MotionTracker {
         sample.maxTouchTravel = Swift.max(sample.maxTouchTravel, sample.touchTravel)
         // Velocity: exponential smoothing of the instantaneous centroid velocity.
         if let last = lastTime, frame.time > last {
-            // The same value as `(frame.time - last).doubleSeconds` without the Duration round
-            // trip (a 128-bit multiply and an outlined conversion a frame, callgrind).
+            // The same value as `(frame.time - last).doubleSeconds`, without Duration's
+            // 128-bit arithmetic.
             let dt = Double(frame.time.microseconds - last.microseconds) / 1_000_000
             if dt < 0.2 {
                 let a = dt / (dt + velocityTau)

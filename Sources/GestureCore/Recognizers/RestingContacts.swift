@@ -110,8 +110,8 @@ struct ContactRules {
 extension TrackedTouch {
     /// This frame's palm, thumb and movement judgement of a counted touch; true when it is a
     /// palm (now excluded). `settling`: others are counted, so a contact settling as it lands,
-    /// while they are still, has not moved yet. Inlined: called, it was handed a copy of the
-    /// whole `ContactRules` for every touch (callgrind).
+    /// while they are still, has not moved yet. Inlined, so `rules` is read in place rather
+    /// than copied for every touch.
     @inline(__always)
     mutating func judge(_ t: Touch, _ rules: ContactRules, settling: Bool) -> Bool {
         if rules.isPalm(t) { excluded = true; return true }
@@ -171,8 +171,7 @@ extension MotionTracker {
         let countedBefore = count(excluded: false)
         for t in frame.touches where t.tool == .finger && t.phase.isActive {
             guard let i = index(of: t.id), !touches[i].excluded else { continue }
-            // One in-place access (copied out and stored back, the record cost two copies and a
-            // uniqueness check a touch, callgrind).
+            // One in-place access: the record is neither copied out nor stored back.
             if touches[i].judge(t, rules, settling: countedBefore >= 2) {
                 dropped = true
                 // One that lands palm-sized was never a finger; one that grows to it was.

@@ -85,7 +85,7 @@ public final class ActionService: GestureSubscriber {
         ensureDevices()
         // Key and click bindings act on gestures, so the lock is followed from now on; with none,
         // the first allowed emit request starts following (ActionService+Emit.swift), so that a
-        // daemon no client asks to send keys never loads libsystemd (docs/PERFORMANCE.md).
+        // daemon no client asks to send keys never loads libsystemd (docs/PERFORMANCE.md, "What costs what").
         if !lockTried && !bindings.isEmpty { followSessionLock() }
     }
 

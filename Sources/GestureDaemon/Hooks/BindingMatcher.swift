@@ -30,7 +30,7 @@ public struct BindingMatcher: Sendable {
     }
     private struct Key: Equatable, Sendable { var binding: Int; var device: Int; var gesture: UInt64 }
     /// By gesture, newest last: a few gestures are in flight at a time, so a search from the end
-    /// beats hashing the key twice on every event (a dictionary was, callgrind).
+    /// is cheaper than hashing the key twice on every event.
     private var progress: [(key: Key, value: Progress)] = []
 
     private func progressIndex(_ key: Key) -> Int? { progress.lastIndex { $0.key == key } }
@@ -43,7 +43,7 @@ public struct BindingMatcher: Sendable {
     public mutating func match(_ event: GestureEvent, device: HookDevice, focus: AppFocus = .unknown) -> [Int] {
         var out: [Int] = []
         // By index, and field by field: a binding is never copied out of the array (a copy
-        // retains all its strings and sets; it was made for every binding and event: callgrind).
+        // retains all its strings and sets, for every binding and event).
         for i in bindings.indices where bindings[i].gesture == event.kind {
             if bindings[i].every != nil && (event.phase == .ended || event.phase == .cancelled) {
                 if let j = progressIndex(Key(binding: i, device: device.id, gesture: event.id)) { progress.remove(at: j) }

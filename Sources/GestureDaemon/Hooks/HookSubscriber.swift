@@ -7,9 +7,9 @@ import GestureWire
 final class HookSubscriber: GestureSubscriber {
     let runner: HookRunner
     /// The kinds some binding with a command names. A gesture of any other kind matches no
-    /// binding and changes no binding's `every:` progress, so it is not handed over: the runner's
-    /// lock and matcher cost about 400 instructions a gesture, on every frame of a pan that no
-    /// binding wants (callgrind, issue 13).
+    /// binding and changes no binding's `every:` progress, so it is not handed over: the runner
+    /// takes a lock and walks every binding for each gesture, and an unbound pan or pinch makes
+    /// one a frame.
     private var boundKinds: [GestureKind]
 
     /// `kinds`: the binding plan's `hookKinds`.
@@ -26,13 +26,8 @@ final class HookSubscriber: GestureSubscriber {
         receive(g, from: d)
     }
 
-    /// The last gesture's device: building a `HookDevice` (and destroying it) for every gesture
-    /// cost about 260 instructions (callgrind). Device ids are never reused within a run.
-    private var device: HookDevice?
-
     func receive(_ g: GestureEvent, from d: WireDevice) {
         guard boundKinds.contains(g.kind) else { return }
-        if device?.id != d.id { device = HookDevice(id: d.id, name: d.name, kind: d.kind, node: d.node) }
-        runner.handle(g, device: device!)
+        runner.handle(g, device: HookDevice(id: d.id, name: d.name, kind: d.kind, node: d.node))
     }
 }

@@ -16,8 +16,6 @@ public final class DeviceSessions: DaemonService {
     private(set) var plan: BindingPlan
     /// Told about devices that open, close or turn (for `at: touch` clicks).
     weak var actions: ActionService?
-    /// Told when a device's object in gesture lines must be made anew.
-    var deviceChanged: (Int) -> Void = { _ in }
     var sessions: [FileDescriptor: DeviceSession] = [:] {
         didSet { sessionList = Array(sessions.values) }
     }
@@ -95,7 +93,6 @@ public final class DeviceSessions: DaemonService {
     private func planTaken(_ s: DeviceSession, old: DevicePlan) {
         if s.plan.transform != old.transform {
             actions?.deviceOpened(id: s.id, description: s.source.description, transform: s.plan.transform)
-            deviceChanged(s.id)
         }
         log.info("reload: \(s.wire.node): new settings in force (\(s.plan.recognitionChanges(from: old).joined(separator: "; ")))")
     }
