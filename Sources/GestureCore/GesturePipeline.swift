@@ -21,12 +21,19 @@ public struct GesturePipeline: Sendable {
     /// The device as the events arrive (before the transform).
     public let original: DeviceDescription
     /// The device as it is decoded (after the transform): what frames and gestures refer to.
-    public let device: DeviceDescription
-    public let transform: AxisTransform
+    public internal(set) var device: DeviceDescription
+    public internal(set) var transform: AxisTransform
     /// `transform.isIdentity`, computed once: the per-event path tested three fields an event.
-    private let transformIsIdentity: Bool
-    public private(set) var decoder: SlotDecoder
-    public private(set) var arena: RecognizerArena
+    var transformIsIdentity: Bool
+    /// A transform asked for while a finger was down or a gesture waited: it takes over at the
+    /// next moment nothing is (GesturePipeline+Orientation.swift).
+    public internal(set) var pendingTransform: AxisTransform?
+    /// The last frame had a touch on the surface.
+    var touching = false
+    /// What the arena was made with, to make it again for another transform.
+    let givenThresholds: Thresholds?
+    public internal(set) var decoder: SlotDecoder
+    public internal(set) var arena: RecognizerArena
     /// Time of the last event fed.
     public var lastTime: Instant? { fedAny ? Instant(microseconds: lastMicroseconds) : nil }
     /// `lastTime` as two plain fields: Int64.min before the first event, so the per-event "time
@@ -50,6 +57,7 @@ public struct GesturePipeline: Sendable {
                 doubleTapFingerCounts: Set<Int> = Set(1...5), swipeDirections: Int = 4,
                 initialState: SlotDecoder.InitialState = .empty) {
         original = device
+        givenThresholds = thresholds
         self.transform = transform
         transformIsIdentity = transform.isIdentity
         let decoded = transform.apply(to: device)
@@ -143,6 +151,7 @@ public struct GesturePipeline: Sendable {
         }
         // Diagnostics of events not yet completed into a frame wait for that frame.
         if fired > 0 { drain(emit) }
+        if pendingTransform != nil { takePendingTransformIfIdle() }
     }
 
     /// The stream ended (a replay's last event): time runs on `tail` past the last event so
@@ -168,6 +177,8 @@ public struct GesturePipeline: Sendable {
         emit(.frame(frame))
         arena.process(frame) { emit(.gesture($0)) }
         drain(emit)
+        touching = frame.touches.contains { $0.phase.isActive }
+        if pendingTransform != nil { takePendingTransformIfIdle() }
     }
 
     /// Asks first: draining an empty list still swapped a fresh empty array in and released the

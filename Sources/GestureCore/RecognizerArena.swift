@@ -65,6 +65,11 @@ public struct RecognizerArena: Sendable {
     private var rotate = RotateRecognizer()
     private var edge = EdgeSwipeRecognizer()
     private var sink = EventSink()
+    /// The id the next gesture gets: an arena made again for a turned device goes on from here.
+    var nextGestureID: UInt64 {
+        get { sink.nextID }
+        set { sink.nextID = newValue }
+    }
 
     private var inSequence = false
     /// Touches that were down at a resync/cancel: ignored until every finger lifts.

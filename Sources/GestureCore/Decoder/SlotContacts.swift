@@ -46,6 +46,13 @@ struct SlotContacts: Sendable {
         }
     }
 
+    /// The slots' values and the current slot now, in `InitialState`'s form (a rebuilt decoder
+    /// starts from them: the kernel sends only values that changed).
+    var state: (currentSlot: Int, slots: [SlotDecoder.SlotValues]) {
+        (currentSlot, slots.map { SlotDecoder.SlotValues(trackingId: $0.trackingId, x: $0.x, y: $0.y, pressure: $0.pressure,
+                                                         touchMajor: $0.major, toolType: $0.tool) })
+    }
+
     mutating func abs(code: UInt16, value: Int32, _ ctx: inout DecoderContext) {
         if code == AbsCode.mtSlot {
             if value >= 0 && Int(value) < slots.count {

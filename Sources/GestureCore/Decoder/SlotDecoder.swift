@@ -135,6 +135,14 @@ public struct SlotDecoder: Sendable {
 
     // MARK: - Public API
 
+    /// The values the decoder holds now, as a state at open would give them (keys are left out:
+    /// taken when nothing is down, to start a decoder for the same device in other axes).
+    public var currentState: InitialState {
+        let (slot, slots) = slotContacts.state
+        return InitialState(currentSlot: slot, slots: slots, keysDown: [],
+                            absValues: contactProtocol == .singleTouch ? singleContact.absValues : [:])
+    }
+
     /// Feeds one event; returns the frame it completes (at SYN_REPORT), nil otherwise.
     public mutating func decode(_ event: InputEvent) -> TouchFrame? {
         // ABS first: most events of a frame are axis values (a switch tested SYN and KEY first).
