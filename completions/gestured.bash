@@ -29,7 +29,7 @@ _gestured() {
         replay) opts="--json --frames --device-description --help" ;;
         check) opts="--config --listen --help" ;;
         monitor) opts="--socket --json --subscribe --help" ;;
-        devices) opts="--json --help" ;;
+        devices) opts="--json --config --help" ;;
         record) opts="-o --output --seconds --help" ;;
         listen) opts="--config --socket --focus-backend --print-app --help" ;;
         doctor) opts="--config --socket --service --help" ;;

@@ -26,6 +26,7 @@ complete -c gestured -n "__fish_seen_subcommand_from replay" -F
 complete -c gestured -n "__fish_seen_subcommand_from monitor" -l json -d 'raw JSON lines'
 complete -c gestured -n "__fish_seen_subcommand_from monitor" -l subscribe -x -a "'{\"type\":\"subscribe\",\"kinds\":[\""$gestures"\"]}'" -d 'subscribe line'
 complete -c gestured -n "__fish_seen_subcommand_from devices" -l json -d 'one JSON object per device'
+complete -c gestured -n "__fish_seen_subcommand_from devices" -l config -r -F -d 'config whose device rules count'
 complete -c gestured -n "__fish_seen_subcommand_from record" -s o -l output -r -F -d 'output file'
 complete -c gestured -n "__fish_seen_subcommand_from record" -l seconds -x -d 'stop after N seconds'
 complete -c gestured -n "__fish_seen_subcommand_from record" -a "(ls /dev/input/event* 2>/dev/null)"

@@ -14,6 +14,9 @@ public struct DeviceOrientation: Hashable, Sendable {
     public var screen: AxisTransform = .identity
     /// Where `screen` came from ("sway output eDP-1 transform 90"), nil when none.
     public var screenSource: String?
+    /// The output the touchscreen shows on, from udev (`WL_OUTPUT`), when udev says it: the
+    /// session's client turns the device with that output.
+    public var output: String?
 
     public init(calibration: AxisTransform = .identity, calibrationSource: String? = nil,
                 config: AxisTransform = .identity, screen: AxisTransform = .identity, screenSource: String? = nil) {

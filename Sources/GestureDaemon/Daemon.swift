@@ -135,6 +135,7 @@ public final class Daemon {
         bus.subscribe(hookSubscriber)
         if !config.commandBindings.isEmpty { log.info("hooks: \(config.commandBindings.count) binding(s) with a command") }
         startActions(server: s)
+        startOrientation(server: s)
 
         // Devices.
         if options.discoverDevices { startMonitor() }
@@ -212,7 +213,7 @@ public final class Daemon {
             source.close()
             return
         }
-        let s = add(source, thresholds: settings.thresholds)
+        let s = add(source, thresholds: settings.thresholds, discovered: d)
         if settings.exclusive { startExclusive(s, settings: settings) }
     }
 
@@ -241,18 +242,19 @@ public final class Daemon {
     /// Adds a device source (a pipe-backed one from a test or the benchmark, or a real device).
     /// Call on the loop's thread (before `run()`, or from a handler).
     @discardableResult
-    public func add(_ source: DeviceSource, thresholds: Thresholds? = nil) -> DeviceSession {
+    public func add(_ source: DeviceSource, thresholds: Thresholds? = nil, discovered: DiscoveredDevice? = nil) -> DeviceSession {
         let bound = Self.recognition(for: config)
         let settings = config.settings(for: source.description)
-        let transform = AxisTransform(rotationDegrees: settings.rotation, invertX: settings.invertX, invertY: settings.invertY)
+        let orientation = Self.openingOrientation(node: source.node, kind: source.description.kind, settings: settings,
+                                                  calibrationMatrix: discovered?.calibrationMatrix,
+                                                  output: discovered?.output, log: log)
         let s = DeviceSession(id: nextDeviceId, source: source,
                               thresholds: thresholds ?? settings.thresholds,
                               boundKinds: bound.kinds, doubleTapFingerCounts: bound.doubleTapFingers,
-                              transform: transform)
-        actions?.deviceOpened(id: s.id, description: source.description, transform: transform)
-        if !transform.isIdentity {
-            log.info("devices: \(source.node): axes rotated \(transform.rotationDegrees)°\(transform.invertX ? ", x inverted" : "")\(transform.invertY ? ", y inverted" : "") (config)")
-        }
+                              orientation: orientation)
+        actions?.deviceOpened(id: s.id, description: source.description, transform: s.transform)
+        logOrientation(s, changed: false)
+        s.onOrientationChanged = { [unowned self] s in self.orientationChanged(s) }
         nextDeviceId += 1
         sessions[source.fd] = s
         loop.add(source.fd) { [unowned self, unowned s] _ in self.readable(s) }

@@ -8,10 +8,16 @@ public final class DeviceSession {
 
     public let id: Int
     public let source: DeviceSource
-    public let wire: WireDevice
+    public private(set) var wire: WireDevice
     private var pipeline: GesturePipeline
-    /// Rotation/inversion from the config (`devices:`), applied to raw events before decoding.
+    /// The axes' transform in force (DeviceOrientation: udev, config, screen), applied to raw
+    /// events before decoding.
     public var transform: AxisTransform { pipeline.transform }
+    /// Its parts, and one asked for that waits for the fingers to lift (DeviceSession+Orientation.swift).
+    public internal(set) var orientation: DeviceOrientation
+    var pendingOrientation: DeviceOrientation?
+    /// Called when a pending orientation came into force.
+    var onOrientationChanged: ((DeviceSession) -> Void)?
     public private(set) var resyncs = 0
     /// The grab and clone of an `exclusive: true` device (Exclusive/ExclusiveDevice.swift).
     var exclusive: ExclusiveDevice?
@@ -19,13 +25,16 @@ public final class DeviceSession {
     public init(id: Int, source: DeviceSource, thresholds: Thresholds,
                 boundKinds: Set<GestureKind> = Set(GestureKind.all),
                 doubleTapFingerCounts: Set<Int> = Set(1...5), swipeDirections: Int = 4,
-                transform: AxisTransform = .identity) {
+                transform: AxisTransform = .identity, orientation: DeviceOrientation? = nil) {
         self.id = id
         self.source = source
+        let orientation = orientation ?? DeviceOrientation(config: transform)
+        self.orientation = orientation
+        let transform = orientation.transform
         pipeline = GesturePipeline(device: source.description, transform: transform, thresholds: thresholds,
                                    boundKinds: boundKinds, doubleTapFingerCounts: doubleTapFingerCounts,
                                    swipeDirections: swipeDirections, initialState: source.initialState)
-        self.wire = WireDevice(id: id, node: source.node, description: pipeline.device)
+        self.wire = Self.wireDevice(id: id, node: source.node, pipeline.device, orientation)
         updateDeadline()
     }
 
@@ -59,6 +68,7 @@ public final class DeviceSession {
         } else {
             pipeline.feed(contentsOf: r.events, emit)
         }
+        if pendingOrientation != nil { orientationMayHaveChanged() }
         updateDeadline()
         return SourceRead(events: [], resyncCount: r.resyncCount, status: r.status)
     }
@@ -77,9 +87,15 @@ public final class DeviceSession {
         return r
     }
 
+    /// Asks the pipeline for `t` (it waits for the fingers to lift); true when in force now.
+    func setPipelineTransform(_ t: AxisTransform) -> Bool { pipeline.setTransform(t) }
+    var pipelineTransformPending: Bool { pipeline.pendingTransform != nil }
+    var pipelineDevice: DeviceDescription { pipeline.device }
+    func setWire(_ w: WireDevice) { wire = w }
+
     /// Fires every deadline at or before `now`.
     public func advance(to now: Instant, _ emit: (Output) -> Void) {
-        defer { updateDeadline() }
+        defer { updateDeadline(); if pendingOrientation != nil { orientationMayHaveChanged() } }
         guard let x = exclusive else { return pipeline.advance(to: now, emit) }
         pipeline.advance(to: now) { o in if case .gesture(let g) = o { x.gesture(g) }; emit(o) }
         x.advance(to: now)

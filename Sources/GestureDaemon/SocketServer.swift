@@ -68,6 +68,8 @@ public final class SocketServer: GestureSubscriber {
     public var onConnect: (() -> Void)?
     /// Answers an `emit` request (the daemon's ActionService): the reply line. nil: refused.
     public var onEmit: ((EmitRequest, _ peer: PeerCredentials) -> String)?
+    /// Answers an `orientation` request (Daemon+Orientation.swift): the reply line.
+    public var onOrientation: ((OrientationRequest, _ peer: PeerCredentials) -> String)?
     public let origin: Instant
 
     public var clientCount: Int { clients.count }
@@ -237,6 +239,9 @@ public final class SocketServer: GestureSubscriber {
             case .emit(let request):
                 let peer = PeerCredentials(pid: c.pid, uid: c.uid, gid: c.gid, groups: Self.supplementaryGroups(pid: c.pid))
                 enqueue(c, onEmit?(request, peer) ?? WireEncoder.error("emit: this daemon sends no keys"))
+            case .orientation(let request):
+                let peer = PeerCredentials(pid: c.pid, uid: c.uid, gid: c.gid, groups: Self.supplementaryGroups(pid: c.pid))
+                enqueue(c, onOrientation?(request, peer) ?? WireEncoder.error("orientation: not taken by this daemon"))
             }
         } catch {
             log.debug("socket: client pid \(c.pid) sent a bad line: \(error.reason)")
@@ -333,6 +338,7 @@ public final class SocketServer: GestureSubscriber {
             fanOut({ $0.subscription.matches(device: d) }) { GestureJSON.encode(f, origin: origin, device: d.info, into: &$0) }
         case .deviceAdded(let d):
             fanOut({ _ in true }) { $0.rawText(WireEncoder.deviceAdded(d)) }
+        case .deviceChanged(let d): fanOut({ _ in true }) { $0.rawText(WireEncoder.deviceChanged(d)) }
         case .deviceRemoved(let d):
             deviceJSON.removeAll { $0.id == d.id }
             fanOut({ _ in true }) { $0.rawText(WireEncoder.deviceRemoved(d)) }

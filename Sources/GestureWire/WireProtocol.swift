@@ -3,7 +3,8 @@ import GestureCore
 /// The socket protocol: newline-delimited JSON objects, one message a line, each with a `type`.
 ///
 /// Server → client: `hello` (first line), `gesture`, `frame` (only when the config opts in),
-/// `deviceAdded`, `deviceRemoved`, `dropped`, `ok`, `error`. Client → server: `subscribe`.
+/// `deviceAdded`, `deviceChanged`, `deviceRemoved`, `dropped`, `ok`, `error`. Client → server:
+/// `subscribe`, `emit`, `orientation`.
 /// Parsers ignore unknown keys; `WireProtocol.version` changes only on incompatible changes.
 public enum WireProtocol {
     /// The protocol version sent in `hello`.
@@ -27,6 +28,12 @@ public struct WireDevice: Hashable, Sendable {
     public var slots: Int
     /// `ContactProtocol.rawValue`: `B` (slots), `A` (packets), `single-touch`, `none`.
     public var contactProtocol: String
+    /// The map from the device's axes to the picture in force (`AxisTransform.matrixText`, six
+    /// numbers in libinput's calibration layout) and where its parts came from (`udev …`,
+    /// `config`, `screen …`); size_mm, directions, edges and positions are the picture's.
+    public var orientation = WireOrientation()
+    /// The output the touchscreen shows on, when udev says it (`WL_OUTPUT`).
+    public var output: String?
 
     public init(id: Int, name: String, kind: DeviceKind, node: String, widthMillimeters: Double,
                 heightMillimeters: Double, sizeKnown: Bool, slots: Int, contactProtocol: String) {
@@ -44,6 +51,18 @@ public struct WireDevice: Hashable, Sendable {
 
     /// The device as gesture and frame lines carry it (`{"id","name","kind"}`).
     public var info: GestureJSON.DeviceInfo { .init(id: id, name: name, kind: kind) }
+}
+
+/// A device's orientation as the socket says it.
+public struct WireOrientation: Hashable, Sendable {
+    public var matrix = "1 0 0 0 1 0"
+    /// "rotated 90°", "as the device reports"…
+    public var summary = "as the device reports"
+    /// Where the parts came from, in the order they apply.
+    public var sources: [String] = []
+    public init(matrix: String = "1 0 0 0 1 0", summary: String = "as the device reports", sources: [String] = []) {
+        self.matrix = matrix; self.summary = summary; self.sources = sources
+    }
 }
 
 /// What a client asked to receive. `nil` means "everything" for that criterion.
@@ -81,6 +100,8 @@ public enum ClientRequest: Hashable, Sendable {
     case subscribe(Subscription)
     /// Send keys or a click through the daemon (EmitRequest.swift).
     case emit(EmitRequest)
+    /// How the screen a touchscreen shows on turns its picture (OrientationRequest.swift).
+    case orientation(OrientationRequest)
 }
 
 /// A message the server sent, as a client reads it.
@@ -89,6 +110,8 @@ public enum ServerMessage: Sendable {
     case gesture(GestureEvent, device: GestureJSON.DeviceInfo)
     case frame(time: Double, fingers: Int)
     case deviceAdded(WireDevice)
+    /// An open device's orientation changed (the screen turned): the device as it now is.
+    case deviceChanged(WireDevice)
     case deviceRemoved(WireDevice)
     case dropped(count: Int)
     case ok
@@ -122,6 +145,12 @@ public enum WireEncoder {
 
     public static func deviceAdded(_ d: WireDevice) -> String {
         var s = "{\"type\":\"deviceAdded\",\"device\":"
+        appendDevice(d, to: &s)
+        return s + "}"
+    }
+
+    public static func deviceChanged(_ d: WireDevice) -> String {
+        var s = "{\"type\":\"deviceChanged\",\"device\":"
         appendDevice(d, to: &s)
         return s + "}"
     }
@@ -184,7 +213,17 @@ public enum WireEncoder {
         GestureJSON.appendFixed(d.heightMillimeters, decimals: 1, to: &s)
         s += "],\"size_known\":\(d.sizeKnown),\"slots\":\(d.slots),\"protocol\":"
         GestureJSON.appendString(d.contactProtocol, to: &s)
-        s += "}"
+        if let o = d.output { s += ",\"output\":"; GestureJSON.appendString(o, to: &s) }
+        s += ",\"orientation\":{\"matrix\":"
+        GestureJSON.appendString(d.orientation.matrix, to: &s)
+        s += ",\"summary\":"
+        GestureJSON.appendString(d.orientation.summary, to: &s)
+        s += ",\"from\":["
+        for (i, f) in d.orientation.sources.enumerated() {
+            if i > 0 { s += "," }
+            GestureJSON.appendString(f, to: &s)
+        }
+        s += "]}}"
     }
 }
 
@@ -262,8 +301,10 @@ public enum WireDecoder {
             return .subscribe(sub)
         case "emit":
             return .emit(try emitRequest(obj))
+        case "orientation":
+            return .orientation(try orientationRequest(obj))
         default:
-            throw WireError("unknown request type '\(type)' (expected \"subscribe\" or \"emit\")")
+            throw WireError("unknown request type '\(type)' (expected \"subscribe\", \"emit\" or \"orientation\")")
         }
     }
 
@@ -312,9 +353,9 @@ public enum WireDecoder {
             return .gesture(g, device: info)
         case "frame":
             return .frame(time: try seconds(obj["time"], in: "frame"), fingers: int(obj["fingers"]) ?? 0)
-        case "deviceAdded", "deviceRemoved":
+        case "deviceAdded", "deviceRemoved", "deviceChanged":
             let d = try device(obj["device"] as Any, in: type)
-            return type == "deviceAdded" ? .deviceAdded(d) : .deviceRemoved(d)
+            return type == "deviceAdded" ? .deviceAdded(d) : type == "deviceChanged" ? .deviceChanged(d) : .deviceRemoved(d)
         case "dropped": return .dropped(count: int(obj["count"]) ?? 0)
         case "ok": return .ok
         case "error": return .error(reason: obj["reason"] as? String ?? "")
@@ -346,13 +387,20 @@ public enum WireDecoder {
             }
             sides.append(mm)
         }
-        return WireDevice(id: int(o["id"]) ?? 0, name: o["name"] as? String ?? "?",
+        var d = WireDevice(id: int(o["id"]) ?? 0, name: o["name"] as? String ?? "?",
                           kind: DeviceKind(rawValue: o["kind"] as? String ?? "other"),
                           node: o["node"] as? String ?? "?",
                           widthMillimeters: sides.count > 0 ? sides[0] : 0,
                           heightMillimeters: sides.count > 1 ? sides[1] : 0,
                           sizeKnown: o["size_known"] as? Bool ?? false, slots: int(o["slots"]) ?? 0,
                           contactProtocol: o["protocol"] as? String ?? "?")
+        d.output = o["output"] as? String
+        if let or = o["orientation"] as? [String: Any] {
+            d.orientation = WireOrientation(matrix: or["matrix"] as? String ?? "1 0 0 0 1 0",
+                                            summary: or["summary"] as? String ?? "",
+                                            sources: (or["from"] as? [Any] ?? []).compactMap { $0 as? String })
+        }
+        return d
     }
 
     /// Numbers are Double and booleans Bool (JSONReader; no NSNumber bridging).
