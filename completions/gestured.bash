@@ -31,7 +31,7 @@ _gestured() {
         monitor) opts="--socket --json --subscribe --help" ;;
         devices) opts="--json --config --help" ;;
         record) opts="-o --output --seconds --help" ;;
-        listen) opts="--config --socket --focus-backend --print-app --help" ;;
+        listen) opts="--config --socket --focus-backend --print-app --print-screen --help" ;;
         doctor) opts="--config --socket --service --help" ;;
     esac
     if [[ $cur == -* ]]; then

@@ -34,3 +34,4 @@ complete -c gestured -n "__fish_seen_subcommand_from doctor" -l service -x -a ge
 complete -c gestured -n "__fish_seen_subcommand_from check" -l listen -d 'check it as listen reads it'
 complete -c gestured -n "__fish_seen_subcommand_from listen" -l focus-backend -x -a "auto off hyprland niri sway i3 kwin gnome wlr x11" -d 'focus backend'
 complete -c gestured -n "__fish_seen_subcommand_from listen" -l print-app -d 'print focus changes'
+complete -c gestured -n "__fish_seen_subcommand_from listen" -l print-screen -d 'print output transforms'
