@@ -69,4 +69,50 @@ extension Daemon {
         }
         return WireEncoder.ok("orientation")
     }
+
+    // MARK: - The accelerometer (`orientation: accelerometer`)
+
+    /// A touchscreen whose rule says `orientation: accelerometer` turns with iio-sensor-proxy's
+    /// AccelerometerOrientation, read by the daemon itself (connected on the first such device).
+    func followAccelerometerIfAsked(_ s: DeviceSession, settings: DeviceSettings) {
+        guard settings.followAccelerometer else { return }
+        guard s.wire.kind == .touchscreen else {
+            log.warning("devices: \(s.wire.node): orientation: accelerometer is for touchscreens; a \(s.wire.kind.rawValue) follows no screen")
+            return
+        }
+        let f = accelerometerFollowers
+        f.sessions.insert(s.id)
+        if !f.tried {
+            f.tried = true
+            let a = AccelerometerOrientation(loop: loop)
+            a.onChange = { [unowned self] rotation, value in self.accelerometerTurned(rotation, value) }
+            if let problem = a.start() {
+                log.warning("devices: orientation: accelerometer: \(problem); those devices keep the orientation they have")
+            } else {
+                f.watcher = a
+                log.info("devices: following iio-sensor-proxy's AccelerometerOrientation (\(a.value ?? "not known yet"))")
+            }
+        }
+        if let a = f.watcher, let r = a.rotation { turn(s, clockwise: r, source: "iio-sensor-proxy AccelerometerOrientation \(a.value ?? "")") }
+    }
+
+    private func accelerometerTurned(_ rotation: Int, _ value: String) {
+        for s in sessions.values where accelerometerFollowers.sessions.contains(s.id) {
+            turn(s, clockwise: rotation, source: "iio-sensor-proxy AccelerometerOrientation \(value)")
+        }
+    }
+
+    private func turn(_ s: DeviceSession, clockwise: Int, source: String) {
+        var o = s.wantedOrientation
+        o.screen = .screen(clockwiseDegrees: clockwise)
+        o.screenSource = source
+        if !s.setOrientation(o) { log.info("devices: \(s.wire.node): the screen turned (\(source)); taking it once no finger is down") }
+    }
+}
+
+/// The devices that follow the accelerometer, and the one connection they share.
+final class AccelerometerFollowers {
+    var watcher: AccelerometerOrientation?
+    var tried = false
+    var sessions = Set<Int>()
 }

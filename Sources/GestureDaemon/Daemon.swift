@@ -64,6 +64,8 @@ public final class Daemon {
     private var pendingReplays: [(Recording, PipeEventWriter)] = []
     private var diagnosticsLimit = RateLimiter(burst: 20, interval: .seconds(60))
     private var exitCode: Int32 = 0
+    /// `orientation: accelerometer` devices (Daemon+Orientation.swift).
+    let accelerometerFollowers = AccelerometerFollowers()
 
     public init(options: DaemonOptions, log: Logger = .shared) throws(DaemonError) {
         self.options = options
@@ -255,6 +257,7 @@ public final class Daemon {
         actions?.deviceOpened(id: s.id, description: source.description, transform: s.transform)
         logOrientation(s, changed: false)
         s.onOrientationChanged = { [unowned self] s in self.orientationChanged(s) }
+        followAccelerometerIfAsked(s, settings: settings)
         nextDeviceId += 1
         sessions[source.fd] = s
         loop.add(source.fd) { [unowned self, unowned s] _ in self.readable(s) }
