@@ -21,7 +21,7 @@ extension GesturePipeline {
     }
 
     /// Nothing on the surface and nothing waiting.
-    public var isIdle: Bool { !touching && arena.nextDeadline == nil && decoder.nextDeadline == nil }
+    public var isIdle: Bool { !decoder.isTouched && arena.nextDeadline == nil && decoder.nextDeadline == nil }
 
     mutating func takePendingTransformIfIdle() {
         guard let t = pendingTransform, isIdle else { return }

@@ -28,8 +28,6 @@ public struct GesturePipeline: Sendable {
     /// A transform asked for while a finger was down or a gesture waited: it takes over at the
     /// next moment nothing is (GesturePipeline+Orientation.swift).
     public internal(set) var pendingTransform: AxisTransform?
-    /// The last frame had a touch on the surface.
-    var touching = false
     /// What the arena was made with, to make it again for another transform.
     let givenThresholds: Thresholds?
     public internal(set) var decoder: SlotDecoder
@@ -177,7 +175,6 @@ public struct GesturePipeline: Sendable {
         emit(.frame(frame))
         arena.process(frame) { emit(.gesture($0)) }
         drain(emit)
-        touching = frame.touches.contains { $0.phase.isActive }
         if pendingTransform != nil { takePendingTransformIfIdle() }
     }
 

@@ -135,6 +135,9 @@ public struct SlotDecoder: Sendable {
 
     // MARK: - Public API
 
+    /// A touch is on the surface after the last frame (positioned, or BTN_TOUCH still held).
+    public var isTouched: Bool { activeAfterFrame > 0 || ctx.touchKey }
+
     /// The values the decoder holds now, as a state at open would give them (keys are left out:
     /// taken when nothing is down, to start a decoder for the same device in other axes).
     public var currentState: InitialState {
