@@ -114,4 +114,29 @@ import Testing
             #expect(log.contains("shows on HEADLESS-1 (the only output): transform \(turn.transform)"), "listen's log: \(log)")
         }
     }
+
+    /// `gestured listen --print-screen` prints the output's transform as sway turns it, without
+    /// a daemon.
+    @Test func sway_printScreen_showsEachTransform() throws {
+        guard let bin = TestPaths.binary else { throw TestFailure(description: "no gestured binary") }
+        let s = try DesktopSession.sway()
+        let listen = Process()
+        listen.executableURL = URL(fileURLWithPath: bin)
+        listen.arguments = ["listen", "--print-screen"]
+        var env = ["PATH": "/usr/bin:/bin", "HOME": s.dir]
+        env.merge(s.environment) { $1 }
+        listen.environment = env
+        let outPath = s.dir + "/print-screen.out"
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        listen.standardOutput = FileHandle(forWritingAtPath: outPath)
+        listen.standardError = FileHandle.nullDevice
+        try listen.run()
+        defer { listen.terminate(); listen.waitUntilExit() }
+        func out() -> String { (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" }
+        try s.waitUntil("the first report") { out().contains("outputs: HEADLESS-1: transform normal") }
+        for t in ["90", "flipped-180", "270"] {
+            try s.swaymsg("output HEADLESS-1 transform \(t)")
+            try s.waitUntil("transform \(t): \(out())") { out().contains("outputs: HEADLESS-1: transform \(t)\n") }
+        }
+    }
 }
