@@ -16,6 +16,18 @@ extension Daemon {
         return o
     }
 
+    /// udev changed an open device (`udevadm trigger` after a rule was edited): a new
+    /// `LIBINPUT_CALIBRATION_MATRIX` or `WL_OUTPUT` applies from the next moment no finger is down.
+    func udevChanged(_ s: DeviceSession, _ d: DiscoveredDevice) {
+        let settings = config.settings(for: s.source.description)
+        let fresh = Self.openingOrientation(node: s.wire.node, kind: s.source.description.kind, settings: settings,
+                                            calibrationMatrix: d.calibrationMatrix, output: d.output, log: log)
+        var o = s.wantedOrientation
+        guard o.calibration != fresh.calibration || o.calibrationSource != fresh.calibrationSource || o.output != fresh.output else { return }
+        o.calibration = fresh.calibration; o.calibrationSource = fresh.calibrationSource; o.output = fresh.output
+        if !s.setOrientation(o) { log.info("devices: \(s.wire.node): udev changed its calibration; taking it once no finger is down") }
+    }
+
     /// Says an open device's orientation: at open when it is not the device's own, and each
     /// time it changes.
     func logOrientation(_ s: DeviceSession, changed: Bool) {

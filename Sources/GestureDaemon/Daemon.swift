@@ -196,7 +196,7 @@ public final class Daemon {
     }
 
     private func openDevice(_ d: DiscoveredDevice) {
-        guard !sessions.values.contains(where: { $0.source.node == d.node }) else { return }
+        if let open = sessions.values.first(where: { $0.source.node == d.node }) { return udevChanged(open, d) }
         let source: EvdevSource
         do { source = try EvdevSource(path: d.node) } catch {
             log.warning("devices: cannot open \(d.node): \(error.description)")

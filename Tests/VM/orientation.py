@@ -13,12 +13,12 @@ SWIPE_UP_2F = f"{FIX}/touchscreen-ep0430m09-2finger-swipe-up__whot-evemu-devices
 LEFT_EDGE_EVENTS = f"{FIX}/touchtablet-wacom-intuos5-1finger-swipe-from-left-edge__whot-evemu-devices.events"
 LEFT_EDGE_DESC = f"{FIX}/touchtablet-wacom-intuos5__whot-evemu-devices.desc"
 
-def calibration_rule(on):
+def calibration_rule(on, matrix=CALIBRATION_90):
     if on:
         os.makedirs(os.path.dirname(CALIBRATION_RULE), exist_ok=True)
         with open(CALIBRATION_RULE, "w") as f:
             f.write(f'ACTION=="add|change", KERNEL=="event*", ATTRS{{name}}=="{CALIBRATED_NAME}*", '
-                    f'ENV{{LIBINPUT_CALIBRATION_MATRIX}}="{CALIBRATION_90}"\n')
+                    f'ENV{{LIBINPUT_CALIBRATION_MATRIX}}="{matrix}"\n')
     elif os.path.exists(CALIBRATION_RULE):
         os.unlink(CALIBRATION_RULE)
     subprocess.run(["udevadm", "control", "--reload"], capture_output=True, timeout=20)
@@ -98,5 +98,38 @@ def orientation_udev_calibration_matrix_turns_swipes_and_edges():
         check("udev LIBINPUT_CALIBRATION_MATRIX" in d.stderr(), f"the log does not say where the matrix came from: {d.stderr()[-800:]}")
     finally:
         for dev in devs: dev.remove()
+        if d: d.stop()
+        calibration_rule(False)
+
+@test
+def orientation_udev_change_recalibrates_an_open_touchscreen():
+    """The rule is edited while the daemon runs: `udevadm trigger --action=change` gives the open
+    touchscreen libinput's 180° matrix, a deviceChanged says it, and the recorded swipe up is "down"."""
+    daemon_ready()
+    calibration_rule(True)
+    d = None; dev = None
+    try:
+        dev = Device(SWIPE_UP_2F, name=CALIBRATED_NAME + " ep0430m09")
+        settle()
+        d = Daemon(); c = d.client()
+        me = hello_nodes(c.hello).get(dev.node, {})
+        check(me.get("orientation", {}).get("matrix") == CALIBRATION_90, f"hello: {me}")
+        calibration_rule(True, "-1 0 1 0 -1 1")
+        r = subprocess.run(["udevadm", "trigger", "--action=change", "/sys/class/input/" + os.path.basename(dev.node)],
+                           capture_output=True, text=True, timeout=20)
+        check(r.returncode == 0, f"udevadm trigger: {r.stderr}")
+        settle()
+        check(udev_property(dev.node, "LIBINPUT_CALIBRATION_MATRIX") == "-1 0 1 0 -1 1",
+              f"udev did not take the edited rule: {udev_property(dev.node, 'LIBINPUT_CALIBRATION_MATRIX')!r}")
+        try:
+            m = c.wait(lambda m: m.get("type") == "deviceChanged" and device_of(m).get("node") == dev.node, 15, "deviceChanged after the udev change")
+        except Fail as e:
+            raise Fail(f"{e}; daemon log: {d.stderr()[-1500:]}")
+        check(device_of(m).get("orientation", {}).get("matrix") == "-1 0 1 0 -1 1", f"deviceChanged: {m}")
+        dev.do(f"play {SWIPE_UP_2F}", timeout=120)
+        g = c.wait(gesture("swipe", "recognized"), 15, "the swipe after the change")
+        check(g.get("direction") == "down", f"the recorded swipe up on a panel now turned 180°: {g}")
+    finally:
+        if dev: dev.remove()
         if d: d.stop()
         calibration_rule(False)
