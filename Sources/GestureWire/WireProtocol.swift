@@ -53,18 +53,6 @@ public struct WireDevice: Hashable, Sendable {
     public var info: GestureJSON.DeviceInfo { .init(id: id, name: name, kind: kind) }
 }
 
-/// A device's orientation as the socket says it.
-public struct WireOrientation: Hashable, Sendable {
-    public var matrix = "1 0 0 0 1 0"
-    /// "rotated 90°", "as the device reports"…
-    public var summary = "as the device reports"
-    /// Where the parts came from, in the order they apply.
-    public var sources: [String] = []
-    public init(matrix: String = "1 0 0 0 1 0", summary: String = "as the device reports", sources: [String] = []) {
-        self.matrix = matrix; self.summary = summary; self.sources = sources
-    }
-}
-
 /// What a client asked to receive. `nil` means "everything" for that criterion.
 public struct Subscription: Hashable, Sendable {
     public var kinds: Set<GestureKind>?
@@ -100,7 +88,7 @@ public enum ClientRequest: Hashable, Sendable {
     case subscribe(Subscription)
     /// Send keys or a click through the daemon (EmitRequest.swift).
     case emit(EmitRequest)
-    /// How the screen a touchscreen shows on turns its picture (OrientationRequest.swift).
+    /// How the screen a touchscreen shows on turns its picture (WireOrientation.swift).
     case orientation(OrientationRequest)
 }
 
@@ -145,12 +133,6 @@ public enum WireEncoder {
 
     public static func deviceAdded(_ d: WireDevice) -> String {
         var s = "{\"type\":\"deviceAdded\",\"device\":"
-        appendDevice(d, to: &s)
-        return s + "}"
-    }
-
-    public static func deviceChanged(_ d: WireDevice) -> String {
-        var s = "{\"type\":\"deviceChanged\",\"device\":"
         appendDevice(d, to: &s)
         return s + "}"
     }
@@ -213,17 +195,8 @@ public enum WireEncoder {
         GestureJSON.appendFixed(d.heightMillimeters, decimals: 1, to: &s)
         s += "],\"size_known\":\(d.sizeKnown),\"slots\":\(d.slots),\"protocol\":"
         GestureJSON.appendString(d.contactProtocol, to: &s)
-        if let o = d.output { s += ",\"output\":"; GestureJSON.appendString(o, to: &s) }
-        s += ",\"orientation\":{\"matrix\":"
-        GestureJSON.appendString(d.orientation.matrix, to: &s)
-        s += ",\"summary\":"
-        GestureJSON.appendString(d.orientation.summary, to: &s)
-        s += ",\"from\":["
-        for (i, f) in d.orientation.sources.enumerated() {
-            if i > 0 { s += "," }
-            GestureJSON.appendString(f, to: &s)
-        }
-        s += "]}}"
+        appendOrientation(d, to: &s)
+        s += "}"
     }
 }
 
@@ -394,12 +367,7 @@ public enum WireDecoder {
                           heightMillimeters: sides.count > 1 ? sides[1] : 0,
                           sizeKnown: o["size_known"] as? Bool ?? false, slots: int(o["slots"]) ?? 0,
                           contactProtocol: o["protocol"] as? String ?? "?")
-        d.output = o["output"] as? String
-        if let or = o["orientation"] as? [String: Any] {
-            d.orientation = WireOrientation(matrix: or["matrix"] as? String ?? "1 0 0 0 1 0",
-                                            summary: or["summary"] as? String ?? "",
-                                            sources: (or["from"] as? [Any] ?? []).compactMap { $0 as? String })
-        }
+        readOrientation(o, into: &d)
         return d
     }
 

@@ -50,3 +50,50 @@ extension WireDecoder {
         return r
     }
 }
+
+/// A device's orientation as the socket says it.
+public struct WireOrientation: Hashable, Sendable {
+    public var matrix = "1 0 0 0 1 0"
+    /// "rotated 90°", "as the device reports"…
+    public var summary = "as the device reports"
+    /// Where the parts came from, in the order they apply.
+    public var sources: [String] = []
+    public init(matrix: String = "1 0 0 0 1 0", summary: String = "as the device reports", sources: [String] = []) {
+        self.matrix = matrix; self.summary = summary; self.sources = sources
+    }
+}
+
+extension WireEncoder {
+    public static func deviceChanged(_ d: WireDevice) -> String {
+        var s = "{\"type\":\"deviceChanged\",\"device\":"
+        appendDevice(d, to: &s)
+        return s + "}"
+    }
+
+    /// A device's `output` and `orientation` keys.
+    static func appendOrientation(_ d: WireDevice, to s: inout String) {
+        if let o = d.output { s += ",\"output\":"; GestureJSON.appendString(o, to: &s) }
+        s += ",\"orientation\":{\"matrix\":"
+        GestureJSON.appendString(d.orientation.matrix, to: &s)
+        s += ",\"summary\":"
+        GestureJSON.appendString(d.orientation.summary, to: &s)
+        s += ",\"from\":["
+        for (i, f) in d.orientation.sources.enumerated() {
+            if i > 0 { s += "," }
+            GestureJSON.appendString(f, to: &s)
+        }
+        s += "]}"
+    }
+}
+
+extension WireDecoder {
+    /// A device object's `output` and `orientation` (absent from an older daemon: upright).
+    static func readOrientation(_ o: [String: Any], into d: inout WireDevice) {
+        d.output = o["output"] as? String
+        if let or = o["orientation"] as? [String: Any] {
+            d.orientation = WireOrientation(matrix: or["matrix"] as? String ?? "1 0 0 0 1 0",
+                                            summary: or["summary"] as? String ?? "",
+                                            sources: (or["from"] as? [Any] ?? []).compactMap { $0 as? String })
+        }
+    }
+}
