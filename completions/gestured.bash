@@ -34,9 +34,9 @@ _gestured() {
         tune) opts="--from --gestures --repetitions --config --help" ;;
         check) opts="--config --listen --help" ;;
         monitor) opts="--socket --json --subscribe --help" ;;
-        devices) opts="--json --help" ;;
+        devices) opts="--json --config --help" ;;
         record) opts="-o --output --seconds --html --help" ;;
-        listen) opts="--config --socket --focus-backend --print-app --help" ;;
+        listen) opts="--config --socket --focus-backend --print-app --print-screen --help" ;;
         doctor) opts="--config --socket --service --help" ;;
     esac
     if [[ $cur == -* ]]; then

@@ -35,6 +35,7 @@ complete -c gestured -n "__fish_seen_subcommand_from tune" -a "(ls /dev/input/ev
 complete -c gestured -n "__fish_seen_subcommand_from monitor" -l json -d 'raw JSON lines'
 complete -c gestured -n "__fish_seen_subcommand_from monitor" -l subscribe -x -a "'{\"type\":\"subscribe\",\"kinds\":[\""$gestures"\"]}'" -d 'subscribe line'
 complete -c gestured -n "__fish_seen_subcommand_from devices" -l json -d 'one JSON object per device'
+complete -c gestured -n "__fish_seen_subcommand_from devices" -l config -r -F -d 'config whose device rules count'
 complete -c gestured -n "__fish_seen_subcommand_from record" -s o -l output -r -F -d 'output file'
 complete -c gestured -n "__fish_seen_subcommand_from record" -l seconds -x -d 'stop after N seconds'
 complete -c gestured -n "__fish_seen_subcommand_from record" -a "(ls /dev/input/event* 2>/dev/null)"
@@ -42,3 +43,4 @@ complete -c gestured -n "__fish_seen_subcommand_from doctor" -l service -x -a ge
 complete -c gestured -n "__fish_seen_subcommand_from check" -l listen -d 'check it as listen reads it'
 complete -c gestured -n "__fish_seen_subcommand_from listen" -l focus-backend -x -a "auto off hyprland niri sway i3 kwin gnome wlr x11" -d 'focus backend'
 complete -c gestured -n "__fish_seen_subcommand_from listen" -l print-app -d 'print focus changes'
+complete -c gestured -n "__fish_seen_subcommand_from listen" -l print-screen -d 'print output transforms'

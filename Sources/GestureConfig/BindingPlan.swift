@@ -63,18 +63,16 @@ public struct DevicePlan: Hashable, Sendable {
         self.doubleTapFingerCounts = doubleTapFingerCounts; self.transform = transform
     }
 
-    /// What recognition needs to know (everything but ignore and the exclusive settings, which
-    /// the daemon acts on itself).
+    /// What the recognizers need to know (the axes are the orientation's business, and ignore
+    /// and the exclusive settings the daemon's).
     public var recognition: Recognition {
-        Recognition(thresholds: settings.thresholds, kinds: recognizedKinds, doubleTapFingerCounts: doubleTapFingerCounts,
-                    transform: transform)
+        Recognition(thresholds: settings.thresholds, kinds: recognizedKinds, doubleTapFingerCounts: doubleTapFingerCounts)
     }
 
     public struct Recognition: Hashable, Sendable {
         public var thresholds: Thresholds
         public var kinds: Set<GestureKind>
         public var doubleTapFingerCounts: Set<Int>
-        public var transform: AxisTransform
     }
 
     /// What differs from `old`, in words for the log ("thresholds: swipe_minimum_distance_mm 20 →
@@ -91,7 +89,7 @@ public struct DevicePlan: Hashable, Sendable {
         let keys = ThresholdOverrides.changedKeys(from: old.settings.thresholds, to: settings.thresholds)
         if !keys.isEmpty { out.append("thresholds: " + keys.joined(separator: ", ")) }
         if transform != old.transform {
-            out.append("axes rotated \(transform.rotationDegrees)°\(transform.invertX ? ", x inverted" : "")\(transform.invertY ? ", y inverted" : "")")
+            out.append("axes: \(transform.summary) (config)")
         }
         return out
     }

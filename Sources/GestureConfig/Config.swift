@@ -47,6 +47,7 @@ public struct Config: Hashable, Sendable {
             if let v = rule.rotation { s.rotation = v }
             if let v = rule.invertX { s.invertX = v }
             if let v = rule.invertY { s.invertY = v }
+            if let v = rule.followAccelerometer { s.followAccelerometer = v }
             if let v = rule.exclusive { s.exclusive = v }
             if let v = rule.exclusiveHold { s.exclusiveHold = v }
             if let v = rule.exclusiveLanding { s.exclusiveLanding = v }
@@ -62,6 +63,9 @@ public struct DeviceSettings: Hashable, Sendable {
     public var rotation = 0
     public var invertX = false
     public var invertY = false
+    /// `orientation: accelerometer`: the daemon turns the device with iio-sensor-proxy's
+    /// AccelerometerOrientation on the system bus (no session to tell it).
+    public var followAccelerometer = false
     /// Grab the device and hand the compositor a clone fed with everything that is not a bound
     /// gesture (docs/EXCLUSIVE.md).
     public var exclusive = false
@@ -85,6 +89,8 @@ public struct DeviceRule: Hashable, Sendable {
     public var rotation: Int?
     public var invertX: Bool?
     public var invertY: Bool?
+    /// `orientation:` accelerometer (true) or session (false).
+    public var followAccelerometer: Bool?
     public var exclusive: Bool?
     /// `exclusive_hold_ms:`
     public var exclusiveHold: Duration?

@@ -49,7 +49,7 @@ extension Reader {
             rule.mark = location(item.mark)
             guard let pairs = mapping(item, "a device rule",
                                       keys: ["match", "ignore", "thresholds", "rotation", "invert_x", "invert_y",
-                                             "exclusive", "exclusive_hold_ms", "exclusive_landing_ms"]) else { continue }
+                                             "exclusive", "exclusive_hold_ms", "exclusive_landing_ms", "orientation"]) else { continue }
             var hasMatch = false
             for (key, _, value) in pairs {
                 switch key {
@@ -62,6 +62,16 @@ extension Reader {
                     if let (s, q) = scalar(value, "rotation", expected: "0, 90, 180 or 270") {
                         if !q, let v = Int(s), [0, 90, 180, 270].contains(v) { rule.rotation = v }
                         else { error(value.mark, "rotation must be 0, 90, 180 or 270, not '\(s)'", hint: "degrees clockwise") }
+                    }
+                case "orientation":
+                    if let (s, _) = scalar(value, "orientation", expected: "session or accelerometer") {
+                        switch s {
+                        case "session": rule.followAccelerometer = false
+                        case "accelerometer": rule.followAccelerometer = true
+                        default:
+                            error(value.mark, "orientation must be session or accelerometer, not '\(s)'",
+                                  hint: "accelerometer: the daemon follows iio-sensor-proxy itself (a kiosk, the console); session (the default): gestured listen tells it")
+                        }
                     }
                 case "invert_x": rule.invertX = bool(value, "invert_x")
                 case "invert_y": rule.invertY = bool(value, "invert_y")

@@ -1,38 +1,174 @@
-/// Rotation and inversion of a device's position axes, for touchscreens mounted rotated or
-/// mirrored relative to the picture (config: `devices: - rotation: 90, invert_x: true`).
+/// Where the device's position axes point relative to the picture: a panel mounted rotated or
+/// mirrored (config: `devices: - rotation: 90, invert_x: true`), the panel's calibration from udev
+/// (`LIBINPUT_CALIBRATION_MATRIX`), and the screen's orientation in the session.
 ///
-/// It works on raw events, before decoding: ABS_X/ABS_Y and ABS_MT_POSITION_X/Y swap codes and
-/// are mirrored inside their absinfo range, and the description's axes swap the same way, so the
-/// decoder, the edge zones and the 0…1 positions all see the surface as the user does.
+/// It is an affine map of 0…1 coordinates in libinput's calibration-matrix layout,
+/// `x' = a·x + b·y + c`, `y' = d·x + e·y + f` (y down), restricted to maps that keep the axes
+/// apart: quarter turns, mirrors, and per-axis scales and offsets. Such a map works on single
+/// events, before decoding: ABS_X/ABS_Y and ABS_MT_POSITION_X/Y swap codes for a quarter turn and
+/// are mirrored, scaled and moved inside their absinfo range, and the description's axes swap the
+/// same way, so the decoder, the edge zones and the 0…1 positions all see the surface as the user
+/// does. A value that lands outside the picture (a calibration that trims the panel) is held at
+/// the picture's edge.
 ///
 /// `rotationDegrees` is clockwise, y down: with 90 the point the device reports at its top-left
-/// corner comes out at the top-right. Inversions apply after the rotation, on the new axes.
+/// corner comes out at the top-right (libinput's `0 -1 1 1 0 0`). Inversions apply after the
+/// rotation, on the new axes.
 public struct AxisTransform: Hashable, Sendable {
-    public let rotationDegrees: Int
-    public let invertX: Bool
-    public let invertY: Bool
+    /// a, b, c, d, e, f as above; b = d = 0 or a = e = 0.
+    public let matrix: [Double]
 
-    public static let identity = AxisTransform(rotationDegrees: 0)
+    public static let identity = AxisTransform(checked: [1, 0, 0, 0, 1, 0])
 
     /// `rotationDegrees` is one of 0, 90, 180, 270 (others are taken modulo 360 and rounded down
     /// to a quarter turn; the config rejects them before this point).
     public init(rotationDegrees: Int, invertX: Bool = false, invertY: Bool = false) {
         let r = ((rotationDegrees % 360) + 360) % 360
-        self.rotationDegrees = r - r % 90
-        self.invertX = invertX
-        self.invertY = invertY
+        var m: [Double]
+        switch r - r % 90 {
+        case 90: m = [0, -1, 1, 1, 0, 0]
+        case 180: m = [-1, 0, 1, 0, -1, 1]
+        case 270: m = [0, 1, 0, -1, 0, 1]
+        default: m = [1, 0, 0, 0, 1, 0]
+        }
+        if invertX { m = [-m[0], -m[1], 1 - m[2], m[3], m[4], m[5]] }
+        if invertY { m = [m[0], m[1], m[2], -m[3], -m[4], 1 - m[5]] }
+        self.init(checked: m)
     }
 
-    public var isIdentity: Bool { rotationDegrees == 0 && !invertX && !invertY }
+    private init(checked m: [Double]) { matrix = m.map { $0 == 0 ? 0 : $0 } }   // no −0 in comparisons
 
-    /// Swap X and Y codes (90 and 270 degrees).
-    private var swaps: Bool { rotationDegrees == 90 || rotationDegrees == 270 }
-    /// Mirror the value that ends up on the new X axis / new Y axis.
-    private var mirrorNewX: Bool { (rotationDegrees == 90 || rotationDegrees == 180) != invertX }
-    private var mirrorNewY: Bool { (rotationDegrees == 180 || rotationDegrees == 270) != invertY }
+    /// Why a calibration matrix cannot be used as given.
+    public enum CalibrationProblem: Hashable, Sendable, CustomStringConvertible {
+        case notSixNumbers(String)
+        case flattensAnAxis
+        /// It turns by an angle that is not a quarter turn, or shears: the nearest axis-aligned
+        /// map is used instead.
+        case notAxisAligned
+
+        public var description: String {
+            switch self {
+            case .notSixNumbers(let s): "'\(s)' is not six numbers"
+            case .flattensAnAxis: "it maps a whole axis to one line"
+            case .notAxisAligned: "it turns by other than a quarter turn or shears; the nearest quarter turn is used"
+            }
+        }
+    }
+
+    /// A calibration matrix as udev's `LIBINPUT_CALIBRATION_MATRIX` writes it ("a b c d e f",
+    /// separated by spaces). Nil with a problem when it cannot be used at all; a transform with
+    /// `.notAxisAligned` when only its nearest axis-aligned part is used.
+    public static func calibration(_ text: String) -> (AxisTransform?, CalibrationProblem?) {
+        let parts = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        let numbers = parts.compactMap { Double($0) }.filter(\.isFinite)
+        guard parts.count == 6, numbers.count == 6 else { return (nil, .notSixNumbers(text)) }
+        var m = numbers
+        var problem: CalibrationProblem?
+        let straight = abs(m[0]) + abs(m[4]), crossed = abs(m[1]) + abs(m[3])
+        if straight >= crossed {
+            if m[1] != 0 || m[3] != 0 { problem = .notAxisAligned; m[1] = 0; m[3] = 0 }
+            guard m[0] != 0, m[4] != 0 else { return (nil, .flattensAnAxis) }
+        } else {
+            if m[0] != 0 || m[4] != 0 { problem = .notAxisAligned; m[0] = 0; m[4] = 0 }
+            guard m[1] != 0, m[3] != 0 else { return (nil, .flattensAnAxis) }
+        }
+        return (AxisTransform(checked: m), problem)
+    }
+
+    /// The map from the panel to the picture when the screen shows its picture turned
+    /// `clockwiseDegrees` clockwise (sway's and wlroots' `transform 90`) and, for `flipped`,
+    /// mirrored left to right before turning: the inverse of what the screen does to the picture.
+    public static func screen(clockwiseDegrees: Int, flipped: Bool = false) -> AxisTransform {
+        AxisTransform(rotationDegrees: 360 - clockwiseDegrees, invertX: flipped)
+    }
+
+    /// `self`, then `next`.
+    public func then(_ next: AxisTransform) -> AxisTransform {
+        let p = matrix, q = next.matrix
+        return AxisTransform(checked: [
+            q[0] * p[0] + q[1] * p[3], q[0] * p[1] + q[1] * p[4], q[0] * p[2] + q[1] * p[5] + q[2],
+            q[3] * p[0] + q[4] * p[3], q[3] * p[1] + q[4] * p[4], q[3] * p[2] + q[4] * p[5] + q[5],
+        ])
+    }
+
+    /// The map back: `then(inverse)` is the identity.
+    public var inverse: AxisTransform {
+        let m = matrix
+        if swaps { return AxisTransform(checked: [0, 1 / m[3], -m[5] / m[3], 1 / m[1], 0, -m[2] / m[1]]) }
+        return AxisTransform(checked: [1 / m[0], 0, -m[2] / m[0], 0, 1 / m[4], -m[5] / m[4]])
+    }
+
+    public var isIdentity: Bool { matrix == [1, 0, 0, 0, 1, 0] }
+
+    /// Swap X and Y codes (quarter turns).
+    private var swaps: Bool { matrix[0] == 0 }
+
+    /// The quarter turn, clockwise, and mirror this map makes, ignoring scales and offsets: what
+    /// changes the meaning of a direction. 0, 90, 180 or 270.
+    public var rotationDegrees: Int { orientation.degrees }
+    public var invertX: Bool { orientation.invertX }
+    public var invertY: Bool { orientation.invertY }
+
+    /// From the signs of the two non-zero coefficients (see `init(rotationDegrees:…)`).
+    private var orientation: (degrees: Int, invertX: Bool, invertY: Bool) {
+        let m = matrix
+        if swaps {
+            switch (m[1] < 0, m[3] < 0) {
+            case (true, false): return (90, false, false)
+            case (false, true): return (270, false, false)
+            case (false, false): return (90, true, false)
+            case (true, true): return (90, false, true)
+            }
+        }
+        switch (m[0] < 0, m[4] < 0) {
+        case (false, false): return (0, false, false)
+        case (true, true): return (180, false, false)
+        case (true, false): return (0, true, false)
+        case (false, true): return (0, false, true)
+        }
+    }
+
+    /// Only a quarter turn and mirrors: no scale or offset other than the mirrors' own.
+    public var isOrientationOnly: Bool {
+        let o = orientation
+        return self == AxisTransform(rotationDegrees: o.degrees, invertX: o.invertX, invertY: o.invertY)
+    }
+
+    /// The six numbers as udev's property writes them, shortest form.
+    public var matrixText: String {
+        matrix.map { v in
+            let r = (v * 1_000_000).rounded() / 1_000_000
+            return r == r.rounded() ? String(Int(r)) : String(r)
+        }.joined(separator: " ")
+    }
+
+    /// "rotated 90°, x inverted", "as the device reports", or the matrix when it also scales.
+    public var summary: String {
+        if isIdentity { return "as the device reports" }
+        guard isOrientationOnly else { return "matrix \(matrixText)" }
+        let o = orientation
+        var parts: [String] = []
+        if o.degrees != 0 { parts.append("rotated \(o.degrees)°") }
+        if o.invertX { parts.append("x inverted") }
+        if o.invertY { parts.append("y inverted") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// A 0…1 point of the device to the picture (not held inside 0…1).
+    public func map(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
+        let m = matrix
+        return (m[0] * x + m[1] * y + m[2], m[3] * x + m[4] * y + m[5])
+    }
+
+    /// A 0…1 point of the picture back to the device.
+    public func unmap(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
+        let m = matrix
+        if swaps { return ((y - m[5]) / m[3], (x - m[2]) / m[1]) }
+        return ((x - m[2]) / m[0], (y - m[5]) / m[4])
+    }
 
     /// The description as the transformed events describe it: X and Y absinfo swapped for
-    /// quarter turns. Ranges are kept, so mirrored values stay inside them.
+    /// quarter turns. Ranges are kept, so mapped values stay inside them.
     public func apply(to device: DeviceDescription) -> DeviceDescription {
         guard swaps else { return device }
         var d = device
@@ -46,7 +182,7 @@ public struct AxisTransform: Hashable, Sendable {
         return d
     }
 
-    /// One event as the rotated device would send it. `device` is the *original* description.
+    /// One event as the transformed device would send it. `device` is the *original* description.
     public func apply(_ event: InputEvent, device: DeviceDescription) -> InputEvent {
         guard event.type == EventType.abs, !isIdentity else { return event }
         let isX = event.code == AbsCode.x || event.code == AbsCode.mtPositionX
@@ -54,21 +190,26 @@ public struct AxisTransform: Hashable, Sendable {
         guard isX || isY else { return event }
         let mt = event.code == AbsCode.mtPositionX || event.code == AbsCode.mtPositionY
         var e = event
-        // The axis this value lands on after the rotation.
-        let landsOnX = swaps ? isY : isX
         if swaps {
             e.code = mt ? (isX ? AbsCode.mtPositionY : AbsCode.mtPositionX) : (isX ? AbsCode.y : AbsCode.x)
         }
-        if landsOnX ? mirrorNewX : mirrorNewY, let info = device.absInfo[event.code] {
-            // Mirror inside the original axis's range (Int64: no overflow on full-range axes).
-            let mirrored = Int64(info.minimum) + Int64(info.maximum) - Int64(event.value)
-            e.value = Int32(clamping: mirrored)
-        }
+        // The coefficient and offset of the output axis this value lands on.
+        let m = matrix
+        let (scale, offset) = swaps ? (isX ? (m[3], m[5]) : (m[1], m[2])) : (isX ? (m[0], m[2]) : (m[4], m[5]))
+        guard let info = device.absInfo[event.code] else { return e }
+        // Kept in the original axis's range (Int64: no overflow on full-range axes).
+        let lo = Int64(info.minimum), hi = Int64(info.maximum), v = Int64(event.value)
+        if scale == 1 && offset == 0 { return e }
+        if scale == -1 && offset == 1 { e.value = Int32(clamping: lo + hi - v); return e }
+        guard hi > lo else { return e }
+        let span = Double(hi - lo)
+        let f = min(1, max(0, scale * (Double(v - lo) / span) + offset))
+        e.value = Int32(clamping: lo + Int64((f * span).rounded()))
         return e
     }
 
-    /// A device's state at open as the rotated device would report it: slot positions and the
-    /// single-touch axes move like their events. `device` is the *original* description.
+    /// A device's state at open as the transformed device would report it: slot positions and
+    /// the single-touch axes move like their events. `device` is the *original* description.
     public func apply(_ state: SlotDecoder.InitialState, device: DeviceDescription) -> SlotDecoder.InitialState {
         guard !isIdentity else { return state }
         func moved(_ code: UInt16, _ value: Int32) -> InputEvent {

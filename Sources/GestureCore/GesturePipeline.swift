@@ -21,12 +21,17 @@ public struct GesturePipeline: Sendable {
     /// The device as the events arrive (before the transform).
     public let original: DeviceDescription
     /// The device as it is decoded (after the transform): what frames and gestures refer to.
-    public let device: DeviceDescription
-    public let transform: AxisTransform
+    public internal(set) var device: DeviceDescription
+    public internal(set) var transform: AxisTransform
     /// `transform.isIdentity`, computed once: the per-event path tested three fields an event.
-    private let transformIsIdentity: Bool
-    public private(set) var decoder: SlotDecoder
-    public private(set) var arena: RecognizerArena
+    var transformIsIdentity: Bool
+    /// A transform asked for while a finger was down or a gesture waited: it takes over at the
+    /// next moment nothing is (GesturePipeline+Orientation.swift).
+    public internal(set) var pendingTransform: AxisTransform?
+    /// What the arena was made with, to make it again for another transform.
+    let givenThresholds: Thresholds?
+    public internal(set) var decoder: SlotDecoder
+    public internal(set) var arena: RecognizerArena
     /// Time of the last event fed.
     public var lastTime: Instant? { fedAny ? Instant(microseconds: lastMicroseconds) : nil }
     /// `lastTime` as two plain fields: Int64.min before the first event, so the per-event "time
@@ -52,6 +57,7 @@ public struct GesturePipeline: Sendable {
                 doubleTapFingerCounts: Set<Int> = Set(1...5), swipeDirections: Int = 4,
                 initialState: SlotDecoder.InitialState = .empty) {
         original = device
+        givenThresholds = thresholds
         self.transform = transform
         transformIsIdentity = transform.isIdentity
         let decoded = transform.apply(to: device)
@@ -126,16 +132,18 @@ public struct GesturePipeline: Sendable {
 
     /// Between frames, nothing on the device and nothing waiting: the moment another pipeline
     /// (new thresholds, kinds or axes) can take over without changing any gesture in flight.
-    public var isIdle: Bool { betweenFrames && deadline == nil && decoder.isIdle && arena.isIdle }
+    public var isIdle: Bool { betweenFrames && earliestDeadline == nil && decoder.isIdle && arena.isIdle }
 
-    /// A pipeline for the same device with other settings that continues from this one: the
-    /// device's current slot, the time of the last event and the gesture numbering carry over.
-    /// Meant for an idle pipeline (`isIdle`), where nothing else is in flight.
-    public func reconfigured(transform: AxisTransform, thresholds: Thresholds?, boundKinds: Set<GestureKind>,
+    /// A pipeline for the same device with other recognition settings that continues from this
+    /// one, in the same axes: the values the decoder holds (the kernel sends only values that
+    /// change), a transform still waiting (`setTransform`), the time of the last event and the
+    /// gesture numbering carry over. Meant for an idle pipeline (`isIdle`).
+    public func reconfigured(thresholds: Thresholds?, boundKinds: Set<GestureKind>,
                              doubleTapFingerCounts: Set<Int>, swipeDirections: Int = 4) -> GesturePipeline {
         var p = GesturePipeline(device: original, transform: transform, thresholds: thresholds, boundKinds: boundKinds,
                                 doubleTapFingerCounts: doubleTapFingerCounts, swipeDirections: swipeDirections,
-                                initialState: SlotDecoder.InitialState(currentSlot: decoder.currentSlot))
+                                initialState: transform.inverse.apply(decoder.currentState, device: device))
+        p.pendingTransform = pendingTransform
         p.lastMicroseconds = lastMicroseconds
         p.fedAny = fedAny
         p.reportedBackwardTime = reportedBackwardTime
@@ -161,6 +169,7 @@ public struct GesturePipeline: Sendable {
         }
         // Diagnostics of events not yet completed into a frame wait for that frame.
         if fired > 0 { drain(emit) }
+        if pendingTransform != nil { takePendingTransformIfIdle() }
     }
 
     /// The stream ended (a replay's last event): time runs on `tail` past the last event so
@@ -186,6 +195,7 @@ public struct GesturePipeline: Sendable {
         emit(.frame(frame))
         arena.process(frame) { emit(.gesture($0)) }
         drain(emit)
+        if pendingTransform != nil { takePendingTransformIfIdle() }
     }
 
     /// Asks first: draining swaps a fresh array in and releases the old one, even an empty one,

@@ -67,7 +67,6 @@ public struct RecognizerArena: Sendable {
     private var rotate = RotateRecognizer()
     private var edge = EdgeSwipeRecognizer()
     private var sink = EventSink()
-
     private var inSequence = false
     /// Touches that were down at a resync/cancel: ignored until every finger lifts.
     private var ignoringUntilLift = false

@@ -72,6 +72,7 @@ public final class Daemon {
         actionsService = ActionsService(loop: loop, log: log, bus: bus, socket: socket, plan: plan)
         watchdog = WatchdogService(loop: loop, log: log, notifier: notifier)
         sessions.actions = actionsService.actions
+        sessions.socketServer = { [unowned socket] in socket.server }
         signals.onReload = { [unowned self] in self.reload() }
         signals.onStop = { [unowned self] signo in
             self.log.info("stopping (signal \(signo))")

@@ -9,7 +9,7 @@ public final class DeviceSession {
 
     public let id: Int
     public let source: DeviceSource
-    /// The device as clients see it (its size follows the plan's axes).
+    /// The device as clients see it (its size and orientation follow the axes in force).
     public private(set) var wire: WireDevice
     private var pipeline: GesturePipeline
     /// What the binding plan asks of this device, in force now.
@@ -18,20 +18,30 @@ public final class DeviceSession {
     public private(set) var pendingPlan: DevicePlan?
     /// Called when a waiting plan takes over, with the plan it replaced.
     var planTaken: ((DeviceSession, _ old: DevicePlan) -> Void)?
-    /// Rotation/inversion from the config (`devices:`), applied to raw events before decoding.
+    /// The axes' transform in force (DeviceOrientation: udev, config, screen), applied to raw
+    /// events before decoding.
     public var transform: AxisTransform { pipeline.transform }
+    /// Its parts, and one asked for that waits for the fingers to lift (DeviceSession+Orientation.swift).
+    public internal(set) var orientation: DeviceOrientation
+    var pendingOrientation: DeviceOrientation?
+    /// Called when a pending orientation came into force.
+    var onOrientationChanged: ((DeviceSession) -> Void)?
     public private(set) var resyncs = 0
     /// The grab and clone of an `exclusive: true` device (Exclusive/ExclusiveDevice.swift).
     var exclusive: ExclusiveDevice?
 
-    public init(id: Int, source: DeviceSource, plan: DevicePlan) {
+    /// `orientation`: the device's axes at open (udev calibration, the plan's config transform,
+    /// the screen); by default the plan's transform alone.
+    public init(id: Int, source: DeviceSource, plan: DevicePlan, orientation: DeviceOrientation? = nil) {
         self.id = id
         self.source = source
         self.plan = plan
-        pipeline = GesturePipeline(device: source.description, transform: plan.transform, thresholds: plan.thresholds,
+        let orientation = orientation ?? DeviceOrientation(config: plan.transform)
+        self.orientation = orientation
+        pipeline = GesturePipeline(device: source.description, transform: orientation.transform, thresholds: plan.thresholds,
                                    boundKinds: plan.recognizedKinds, doubleTapFingerCounts: plan.doubleTapFingerCounts,
                                    initialState: source.initialState)
-        self.wire = WireDevice(id: id, node: source.node, description: pipeline.device)
+        self.wire = Self.wireDevice(id: id, node: source.node, pipeline.device, orientation)
     }
 
     /// A session with these recognition settings (tests).
@@ -42,30 +52,35 @@ public final class DeviceSession {
                                                             doubleTapFingerCounts: doubleTapFingerCounts, transform: transform))
     }
 
-    /// Hands the session a new plan. Recognition settings (kinds, thresholds, axes) take over at
-    /// once when nothing is on the device, else at the next moment no finger is down and nothing
-    /// waits: a gesture in flight finishes under the plan it began with. Returns true when the
-    /// new recognition is already in force.
+    /// Hands the session a new plan. Its recognition settings (kinds, thresholds) and its axes
+    /// (the config's part of the orientation) take over at once when nothing is on the device,
+    /// else at the next moment no finger is down and nothing waits: a gesture in flight finishes
+    /// under the plan it began with. Returns true when all of it is in force already.
     @discardableResult
     public func offer(_ new: DevicePlan) -> Bool {
+        var inForce = true
+        if new.transform != wantedOrientation.config {
+            var o = wantedOrientation
+            o.config = new.transform
+            inForce = setOrientation(o)
+        }
         if new.recognition == plan.recognition {
             plan = new
             pendingPlan = nil
-            return true
+            return inForce
         }
         pendingPlan = new
         takePendingPlanIfIdle()
-        return pendingPlan == nil
+        return inForce && pendingPlan == nil
     }
 
     private func takePendingPlanIfIdle() {
         guard let new = pendingPlan, Self.isIdle(&pipeline) else { return }
         let old = plan
-        pipeline = pipeline.reconfigured(transform: new.transform, thresholds: new.thresholds, boundKinds: new.recognizedKinds,
+        pipeline = pipeline.reconfigured(thresholds: new.thresholds, boundKinds: new.recognizedKinds,
                                          doubleTapFingerCounts: new.doubleTapFingerCounts)
         plan = new
         pendingPlan = nil
-        if new.transform != old.transform { wire = WireDevice(id: id, node: source.node, description: pipeline.device) }
         planTaken?(self, old)
     }
 
@@ -96,6 +111,7 @@ public final class DeviceSession {
         } else {
             pipeline.feed(contentsOf: r.events, emit)
         }
+        if pendingOrientation != nil { orientationMayHaveChanged() }
         if pendingPlan != nil { takePendingPlanIfIdle() }
         return SourceRead(events: [], resyncCount: r.resyncCount, status: r.status)
     }
@@ -114,9 +130,18 @@ public final class DeviceSession {
         return r
     }
 
+    /// Asks the pipeline for `t` (it waits for the fingers to lift); true when in force now.
+    func setPipelineTransform(_ t: AxisTransform) -> Bool { pipeline.setTransform(t) }
+    var pipelineTransformPending: Bool { pipeline.pendingTransform != nil }
+    var pipelineDevice: DeviceDescription { pipeline.device }
+    func setWire(_ w: WireDevice) { wire = w }
+
     /// Fires every deadline at or before `now`.
     public func advance(to now: Instant, _ emit: (Output) -> Void) {
-        defer { if pendingPlan != nil { takePendingPlanIfIdle() } }
+        defer {
+            if pendingOrientation != nil { orientationMayHaveChanged() }
+            if pendingPlan != nil { takePendingPlanIfIdle() }
+        }
         guard let x = exclusive else { return pipeline.advance(to: now, emit) }
         pipeline.advance(to: now) { o in if case .gesture(let g) = o { x.gesture(g) }; emit(o) }
         x.advance(to: now)

@@ -6,6 +6,8 @@ public enum BusMessage: Sendable {
     case gesture(GestureEvent, WireDevice)
     case frame(TouchFrame, WireDevice)
     case deviceAdded(WireDevice)
+    /// An open device's orientation (and with it its size) changed.
+    case deviceChanged(WireDevice)
     case deviceRemoved(WireDevice)
 }
 

@@ -86,6 +86,8 @@ public final class SocketServer: GestureSubscriber {
     public var onConnect: (() -> Void)?
     /// Answers an `emit` request (the daemon's ActionService): the reply line. nil: refused.
     public var onEmit: ((EmitRequest, _ peer: PeerCredentials) -> String)?
+    /// Answers an `orientation` request (Daemon+Orientation.swift): the reply line.
+    public var onOrientation: ((OrientationRequest, _ peer: PeerCredentials) -> String)?
     public let origin: Instant
 
     public var clientCount: Int { clients.count }
@@ -341,6 +343,8 @@ public final class SocketServer: GestureSubscriber {
                 reply(c, WireEncoder.ok("subscribe"))
             case .emit(let request):
                 reply(c, onEmit?(request, c.peer) ?? WireEncoder.error("emit: this daemon sends no keys"))
+            case .orientation(let request):
+                reply(c, onOrientation?(request, c.peer) ?? WireEncoder.error("orientation: not taken by this daemon"))
             }
         } catch {
             if let suppressed = badLineLog.allow(now: MonotonicClock.now()) {
@@ -453,6 +457,7 @@ public final class SocketServer: GestureSubscriber {
             fanOut({ $0.subscription.matches(device: d) }) { GestureJSON.encode(f, origin: origin, device: d.info, into: &$0) }
         case .deviceAdded(let d):
             fanOut({ _ in true }) { $0.rawText(WireEncoder.deviceAdded(d)) }
+        case .deviceChanged(let d): fanOut({ _ in true }) { $0.rawText(WireEncoder.deviceChanged(d)) }
         case .deviceRemoved(let d):
             fanOut({ _ in true }) { $0.rawText(WireEncoder.deviceRemoved(d)) }
         }

@@ -22,6 +22,7 @@ public enum MonitorText {
             for d in devices { s += "\n" + describeDevice(d, prefix: "  device") }
             return s
         case .deviceAdded(let d): return describeDevice(d, prefix: "+ device")
+        case .deviceChanged(let d): return describeDevice(d, prefix: "~ device")
         case .deviceRemoved(let d): return describeDevice(d, prefix: "- device")
         case .gesture(let g, let d): return describeGesture(g, device: d)
         case .frame(let t, let f): return "\(padded(fixed(t, 3), 9))  frame  \(f) finger(s)"
@@ -50,6 +51,7 @@ public enum MonitorText {
         let size = "\(d.sizeKnown ? "" : "~")\(fixed(d.widthMillimeters, 0))×\(fixed(d.heightMillimeters, 0)) mm"
         return "\(prefix) \(d.id): \(TextEscaping.escaped(d.kind.rawValue)) '\(TextEscaping.escaped(d.name))' "
             + "\(TextEscaping.escaped(d.node)) \(size), \(d.slots) slots, protocol \(TextEscaping.escaped(d.contactProtocol))"
+            + (d.orientation.sources.isEmpty ? "" : ", \(TextEscaping.escaped(d.orientation.summary)) (\(d.orientation.sources.map(TextEscaping.escaped).joined(separator: ", ")))")
     }
 
     static func fixed(_ v: Double, _ decimals: Int) -> String {
@@ -94,6 +96,7 @@ public struct ListenLines {
             for d in devices { remember(d) }
             return .log("connected to gestured \(TextEscaping.escaped(v)) on \(TextEscaping.escaped(socket)), \(devices.count) device(s), \(bindings) binding(s)")
         case .deviceAdded(let d): remember(d); return .nothing
+        case .deviceChanged(let d): remember(d); return .nothing
         case .gesture(let g, let d):
             let known = d.id.flatMap { byId[$0] } ?? byName[d.name]
             return .gesture(g, id: d.id ?? known?.id ?? 0, name: d.name, kind: d.kind, node: known?.node ?? "")

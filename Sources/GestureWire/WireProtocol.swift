@@ -3,7 +3,8 @@ import GestureCore
 /// The socket protocol: newline-delimited JSON objects, one message a line, each with a `type`.
 ///
 /// Server → client: `hello` (first line), `gesture`, `frame` (only when the config opts in),
-/// `deviceAdded`, `deviceRemoved`, `dropped`, `ok`, `error`. Client → server: `subscribe`.
+/// `deviceAdded`, `deviceChanged`, `deviceRemoved`, `dropped`, `ok`, `error`. Client → server:
+/// `subscribe`, `emit`, `orientation`.
 /// Parsers ignore unknown keys; `WireProtocol.version` changes only on incompatible changes.
 public enum WireProtocol {
     /// The protocol version sent in `hello`.
@@ -30,6 +31,12 @@ public struct WireDevice: Hashable, Sendable {
     public var slots: Int
     /// `ContactProtocol.rawValue`: `B` (slots), `A` (packets), `single-touch`, `none`.
     public var contactProtocol: String
+    /// The map from the device's axes to the picture in force (`AxisTransform.matrixText`, six
+    /// numbers in libinput's calibration layout) and where its parts came from (`udev …`,
+    /// `config`, `screen …`); size_mm, directions, edges and positions are the picture's.
+    public var orientation = WireOrientation()
+    /// The output the touchscreen shows on, when udev says it (`WL_OUTPUT`).
+    public var output: String?
 
     public init(id: Int, name: String, kind: DeviceKind, node: String, widthMillimeters: Double,
                 heightMillimeters: Double, sizeKnown: Bool, slots: Int, contactProtocol: String) {
@@ -81,6 +88,8 @@ public enum ClientRequest: Hashable, Sendable {
     case subscribe(Subscription)
     /// Send keys or a click through the daemon (EmitRequest.swift).
     case emit(EmitRequest)
+    /// How the screen a touchscreen shows on turns its picture (WireOrientation.swift).
+    case orientation(OrientationRequest)
 }
 
 /// A message the server sent, as a client reads it.
@@ -89,6 +98,8 @@ public enum ServerMessage: Sendable {
     case gesture(GestureEvent, device: GestureJSON.DeviceInfo)
     case frame(time: Double, fingers: Int)
     case deviceAdded(WireDevice)
+    /// An open device's orientation changed (the screen turned): the device as it now is.
+    case deviceChanged(WireDevice)
     case deviceRemoved(WireDevice)
     case dropped(count: Int)
     case ok
@@ -180,6 +191,7 @@ public enum WireEncoder {
         GestureJSON.appendFixed(d.heightMillimeters, decimals: 1, to: &s)
         s += "],\"size_known\":\(d.sizeKnown),\"slots\":\(d.slots),\"protocol\":"
         GestureJSON.appendString(d.contactProtocol, to: &s)
+        appendOrientation(d, to: &s)
         s += "}"
     }
 }
@@ -258,8 +270,10 @@ public enum WireDecoder {
             return .subscribe(sub)
         case "emit":
             return .emit(try emitRequest(obj))
+        case "orientation":
+            return .orientation(try orientationRequest(obj))
         default:
-            throw WireError("unknown request type '\(type)' (expected \"subscribe\" or \"emit\")")
+            throw WireError("unknown request type '\(type)' (expected \"subscribe\", \"emit\" or \"orientation\")")
         }
     }
 
@@ -308,9 +322,9 @@ public enum WireDecoder {
             return .gesture(g, device: info)
         case "frame":
             return .frame(time: try seconds(obj["time"], in: "frame"), fingers: int(obj["fingers"]) ?? 0)
-        case "deviceAdded", "deviceRemoved":
+        case "deviceAdded", "deviceRemoved", "deviceChanged":
             let d = try device(obj["device"] as Any, in: type)
-            return type == "deviceAdded" ? .deviceAdded(d) : .deviceRemoved(d)
+            return type == "deviceAdded" ? .deviceAdded(d) : type == "deviceChanged" ? .deviceChanged(d) : .deviceRemoved(d)
         case "dropped": return .dropped(count: int(obj["count"]) ?? 0)
         case "ok": return .ok
         case "error": return .error(reason: obj["reason"] as? String ?? "")
@@ -342,13 +356,15 @@ public enum WireDecoder {
             }
             sides.append(mm)
         }
-        return WireDevice(id: int(o["id"]) ?? 0, name: o["name"] as? String ?? "?",
+        var d = WireDevice(id: int(o["id"]) ?? 0, name: o["name"] as? String ?? "?",
                           kind: DeviceKind(rawValue: o["kind"] as? String ?? "other"),
                           node: o["node"] as? String ?? "?",
                           widthMillimeters: sides.count > 0 ? sides[0] : 0,
                           heightMillimeters: sides.count > 1 ? sides[1] : 0,
                           sizeKnown: o["size_known"] as? Bool ?? false, slots: int(o["slots"]) ?? 0,
                           contactProtocol: o["protocol"] as? String ?? "?")
+        readOrientation(o, into: &d)
+        return d
     }
 
     /// Numbers are Double and booleans Bool (JSONReader; no NSNumber bridging).

@@ -295,6 +295,8 @@ enum CInput {
         "ID_INPUT", "ID_INPUT_TOUCHSCREEN", "ID_INPUT_TOUCHPAD", "ID_INPUT_TABLET", "ID_INPUT_KEYBOARD",
         "ID_INPUT_KEY", "ID_INPUT_MOUSE", "ID_INPUT_JOYSTICK", "ID_INPUT_POINTINGSTICK", "ID_INPUT_ACCELEROMETER",
         "ID_INPUT_SWITCH",
+        // Touch geometry libinput takes from udev: the panel's calibration, and the output it shows on.
+        "LIBINPUT_CALIBRATION_MATRIX", "WL_OUTPUT",
     ]
 
     private static func info(_ d: OpaquePointer) -> UdevInfo {

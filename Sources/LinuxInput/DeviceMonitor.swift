@@ -10,9 +10,15 @@ public struct DiscoveredDevice: Hashable, Sendable {
     public var syspath: String?
     /// The kernel's device name when known.
     public var name: String?
+    /// udev's `LIBINPUT_CALIBRATION_MATRIX` (six numbers, libinput's layout), as written.
+    public var calibrationMatrix: String?
+    /// udev's `WL_OUTPUT`: the output (connector name) the touchscreen is mapped to.
+    public var output: String?
 
-    public init(node: String, kind: DeviceKind, syspath: String? = nil, name: String? = nil) {
+    public init(node: String, kind: DeviceKind, syspath: String? = nil, name: String? = nil,
+                calibrationMatrix: String? = nil, output: String? = nil) {
         self.node = node; self.kind = kind; self.syspath = syspath; self.name = name
+        self.calibrationMatrix = calibrationMatrix; self.output = output
     }
 }
 
@@ -180,7 +186,9 @@ public final class DeviceMonitor {
             let tags = info.properties.filter { $0.value == "1" }.keys.sorted().joined(separator: " ")
             return changes + [.ignored(node: node, reason: "not a touchscreen or touchpad (udev: \(tags.isEmpty ? "no ID_INPUT_*" : tags))\(info.name.map { ", \"\($0)\"" } ?? "")")]
         }
-        let device = DiscoveredDevice(node: node, kind: kind, syspath: info.syspath, name: info.name)
+        let device = DiscoveredDevice(node: node, kind: kind, syspath: info.syspath, name: info.name,
+                                      calibrationMatrix: info.properties["LIBINPUT_CALIBRATION_MATRIX"],
+                                      output: info.properties["WL_OUTPUT"])
         if known[node] == device { return changes } // duplicate (enumeration raced the monitor)
         known[node] = device
         return changes + [.added(device)]

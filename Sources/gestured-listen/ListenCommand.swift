@@ -1,4 +1,5 @@
 import CommandArguments
+import FocusTracking
 import GestureConfig
 import GestureCore
 import GestureDaemon
@@ -7,6 +8,7 @@ import LinuxSystem
 
 let listenUsage = """
     usage: gestured listen [--config FILE] [--socket PATH] [--focus-backend NAME] [--print-app]
+                           [--print-screen]
 
     Runs the bindings of FILE in your session, from the gestures the system daemon streams on its
     socket: commands get your environment (DISPLAY, WAYLAND_DISPLAY, DBUS_SESSION_BUS_ADDRESS), so
@@ -22,12 +24,19 @@ let listenUsage = """
                       gnome, wlr, x11
       --print-app     print the focus backend and each focus change (the ids to write after
                       `app:`, and the title), without connecting to the daemon
+      --print-screen  print the session's outputs and their transforms as the compositor
+                      reports them, without connecting to the daemon
+
+    listen also follows the transforms of the session's outputs (sway: IPC output events) and
+    tells the daemon how the screen each touchscreen shows on turns its picture, so directions,
+    edges and positions are the picture's: the output udev names (WL_OUTPUT), else the built-in
+    panel (eDP, LVDS, DSI), else the only output. Each change is logged ("screen: …").
       -h, --help      this text
 
     """
 
 let listenSyntax = CommandSyntax(command: "gestured listen", help: listenUsage, options: [
-    .flag("--print-app"), .value("--config"), .value("--socket"), .value("--focus-backend"),
+    .flag("--print-app"), .flag("--print-screen"), .value("--config"), .value("--socket"), .value("--focus-backend"),
 ])
 
 func listenMain(_ arguments: [String]) -> Int32 {
@@ -35,10 +44,12 @@ func listenMain(_ arguments: [String]) -> Int32 {
     var socketPath: String?
     var focusChoice = FocusChoice.auto
     var printApp = false
+    var printScreen = false
     let parsed = listenSyntax.parse(arguments)
     for argument in parsed.arguments {
         switch argument {
         case .flag("--print-app"): printApp = true
+        case .flag("--print-screen"): printScreen = true
         case .value("--config", let v): configPath = v
         case .value("--socket", let v): socketPath = v
         case .value("--focus-backend", let v):
@@ -53,6 +64,7 @@ func listenMain(_ arguments: [String]) -> Int32 {
     CurrentProcess.restoreDefault([.terminate, .interrupt, .hangUp])
     CurrentProcess.ignore(.brokenPipe)
     if printApp { return printFocusChanges(focusChoice) }
+    if printScreen { return printScreenChanges() }
     let path = configPath ?? ((CurrentProcess.environmentValue("HOME") ?? "") + "/.config/gestured/config.yaml")
     let config: Config
     do { config = try Config.load(path: path, purpose: .listen) } catch {
@@ -74,6 +86,11 @@ func listenMain(_ arguments: [String]) -> Int32 {
     let lock = config.bindings.isEmpty ? nil : SessionLockWatcher(report: reportLock)
     var lines = ListenLines()
     var dispatch = ListenDispatch(plan: plan)   // commands here; keys:/button: → emit requests
+    let relay = OrientationRelay { eprint("gestured listen: " + $0) }
+    let screen = ScreenTracker(environment: BackendSelection.processEnvironment(),
+                               log: { eprint("gestured listen: " + $0) }, observe: { relay.screens($0) })
+    screen.start()
+    defer { screen.stop() }
     ReconnectingClient(path: socket, subscribe: subscribe).runReplying { event, send in
         switch event {
         case .connectFailed(let error, _, let first):
@@ -81,7 +98,9 @@ func listenMain(_ arguments: [String]) -> Int32 {
         case .connected:
             lines = ListenLines()
             dispatch = ListenDispatch(config: config)
+            relay.connected(send)
         case .message(let message, _):
+            relay.handle(message)
             switch lines.handle(message, socket: socket, bindings: config.bindings.count) {
             case .gesture(let g, let id, let name, let kind, let node):
                 let device = HookDevice(id: id, name: name, kind: kind, node: node)
@@ -91,7 +110,7 @@ func listenMain(_ arguments: [String]) -> Int32 {
                 for action in fire {
                     switch action {
                     case .run(let b): runner.run(b, event: g, device: device)
-                    case .emit(let request): _ = send(WireEncoder.emit(request))
+                    case .emit(let request): _ = relay.send(WireEncoder.emit(request))
                     }
                 }
             case .log(let text): eprint("gestured listen: " + text)
@@ -100,6 +119,7 @@ func listenMain(_ arguments: [String]) -> Int32 {
         case .unparsable(let line, let reason):
             eprint("gestured listen: unparsable line from the daemon (\(TextEscaping.escaped(reason))): \(TextEscaping.escaped(line))")
         case .disconnected:
+            relay.disconnected()
             eprint("gestured listen: the daemon closed the connection; reconnecting")
         }
         return true

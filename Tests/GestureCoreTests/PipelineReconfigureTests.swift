@@ -51,7 +51,7 @@ import Testing
         #expect(first.contains { $0.kind == .swipe }, "50 mm is a swipe at the defaults: \(first.map(\.kind))")
         var t = Thresholds.defaults(for: p.device)
         t.swipeMinimumDistance = 900
-        var q = p.reconfigured(transform: .identity, thresholds: t, boundKinds: Set(GestureKind.all), doubleTapFingerCounts: [])
+        var q = p.reconfigured(thresholds: t, boundKinds: Set(GestureKind.all), doubleTapFingerCounts: [])
         // The second stroke never says ABS_MT_SLOT: it is read in slot 2, where the device is.
         let second = Self.gestures(&q, Array(Self.stroke(at: 1000, id: 2).dropFirst()))
         #expect(!second.contains { $0.kind == .swipe }, "900 mm is not reached: \(second.map(\.kind))")

@@ -29,3 +29,27 @@ import Testing
                 "rotation \(rotation) invert \(inversion): (\(fx), \(fy)) → (\(ux), \(uy))")
     }
 }
+
+/// `at: touch` on a turned touchscreen: the click goes back through the whole transform in force
+/// (udev's matrix, the config, the screen's turn), so it lands on the panel where the finger was.
+@Suite struct TurnedTouchPointerMappingTests {
+    @Test(arguments: [0, 90, 180, 270])
+    func test_untransform_undoesCalibrationConfigAndScreen(screen: Int) throws {
+        let o = DeviceOrientation(calibration: try #require(AxisTransform.calibration("0 -1 1 1 0 0").0),
+                                  config: AxisTransform(rotationDegrees: 0, invertY: true),
+                                  screen: .screen(clockwiseDegrees: screen))
+        let t = o.transform
+        let d = TouchPointerMappingTests.device
+        let rawX: Int32 = 400, rawY: Int32 = 600
+        let view = t.apply(to: d)
+        var fx = 0.0, fy = 0.0
+        for e in [t.apply(ev(0, EventType.abs, AbsCode.mtPositionX, rawX), device: d), t.apply(ev(0, EventType.abs, AbsCode.mtPositionY, rawY), device: d)] {
+            let info = view.absInfo[e.code]!
+            let f = Double(e.value - info.minimum) / Double(info.maximum - info.minimum)
+            if e.code == AbsCode.mtPositionX { fx = f } else { fy = f }
+        }
+        let (ux, uy) = ActionService.untransform(fx, fy, t)
+        #expect(ActionService.scale(ux, TouchPointerMappingTests.x) == rawX && ActionService.scale(uy, TouchPointerMappingTests.y) == rawY,
+                "screen \(screen): (\(fx), \(fy)) → (\(ux), \(uy))")
+    }
+}

@@ -1326,6 +1326,8 @@ _here = os.path.dirname(os.path.abspath(__file__))
 exec(compile(open(os.path.join(_here, "exclusive.py")).read(), os.path.join(_here, "exclusive.py"), "exec"))
 # What exclusive mode costs the compositor's input (issue 28): Tests/VM/exclusive_lag.py.
 exec(compile(open(os.path.join(_here, "exclusive_lag.py")).read(), os.path.join(_here, "exclusive_lag.py"), "exec"))
+# Orientation (issue 29): Tests/VM/orientation.py, in this namespace too.
+exec(compile(open(os.path.join(_here, "orientation.py")).read(), os.path.join(_here, "orientation.py"), "exec"))
 
 # ---------------------------------------------------------------------------------------------
 # Tests that stop udevd run last (inotify fallback).

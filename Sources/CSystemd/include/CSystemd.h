@@ -47,6 +47,11 @@ const char *gsd_load(void);
     X(int, bus_get_property_trivial, (sd_bus *bus, const char *destination, const char *path, const char *interface, \
                                       const char *member, sd_bus_error *ret_error, char type, void *ret_ptr), \
       (bus, destination, path, interface, member, ret_error, type, ret_ptr), -ELIBACC) \
+    X(int, bus_get_property_string, (sd_bus *bus, const char *destination, const char *path, const char *interface, \
+                                     const char *member, sd_bus_error *ret_error, char **ret), \
+      (bus, destination, path, interface, member, ret_error, ret), -ELIBACC) \
+    X(int, bus_message_open_container, (sd_bus_message *m, char type, const char *contents), (m, type, contents), -ELIBACC) \
+    X(int, bus_message_close_container, (sd_bus_message *m), (m), -ELIBACC) \
     X(int, bus_path_encode, (const char *prefix, const char *external_id, char **ret_path), \
       (prefix, external_id, ret_path), -ELIBACC) \
     X(int, bus_message_new_method_call, (sd_bus *bus, sd_bus_message **m, const char *destination, const char *path, \

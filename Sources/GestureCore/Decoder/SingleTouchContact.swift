@@ -22,6 +22,9 @@ struct SingleTouchContact: Sendable {
         }
     }
 
+    /// ABS_X, ABS_Y and ABS_PRESSURE now, in `InitialState`'s form.
+    var absValues: [UInt16: Int32] { [AbsCode.x: x, AbsCode.y: y, AbsCode.pressure: pressure] }
+
     mutating func abs(code: UInt16, value: Int32) {
         switch code {
         case AbsCode.x: if x != value { x = value; moved = true }

@@ -21,8 +21,6 @@ struct SlotContacts: Sendable {
     private let deviceName: String
     private var slots: [Slot]
     private var currentSlot: Int
-    /// ABS_MT_SLOT's last value, for a decoder that takes over from this one.
-    var currentSlotIndex: Int { currentSlot }
     private var currentSlotValid = true
     /// No slot at or above it holds a tracking id: a frame looks at the slots below it only. A
     /// touchscreen has many slots (the 3M 60) and few fingers in the lowest of them, so a scan
@@ -46,6 +44,13 @@ struct SlotContacts: Sendable {
             slots[i].suppressed = v.trackingId >= 0
             if v.trackingId >= 0 { occupiedBound = i + 1 }
         }
+    }
+
+    /// The slots' values and the current slot now, in `InitialState`'s form (a rebuilt decoder
+    /// starts from them: the kernel sends only values that changed).
+    var state: (currentSlot: Int, slots: [SlotDecoder.SlotValues]) {
+        (currentSlot, slots.map { SlotDecoder.SlotValues(trackingId: $0.trackingId, x: $0.x, y: $0.y, pressure: $0.pressure,
+                                                         touchMajor: $0.major, toolType: $0.tool) })
     }
 
     mutating func abs(code: UInt16, value: Int32, _ ctx: inout DecoderContext) {

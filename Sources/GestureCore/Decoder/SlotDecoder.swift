@@ -137,6 +137,17 @@ public struct SlotDecoder: Sendable {
 
     // MARK: - Public API
 
+    /// A touch is on the surface after the last frame (positioned, or BTN_TOUCH still held).
+    public var isTouched: Bool { activeAfterFrame > 0 || ctx.touchKey }
+
+    /// The values the decoder holds now, as a state at open would give them (keys are left out:
+    /// taken when nothing is down, to start a decoder for the same device in other axes).
+    public var currentState: InitialState {
+        let (slot, slots) = slotContacts.state
+        return InitialState(currentSlot: slot, slots: slots, keysDown: [],
+                            absValues: contactProtocol == .singleTouch ? singleContact.absValues : [:])
+    }
+
     /// Feeds one event; returns the frame it completes (at SYN_REPORT), nil otherwise.
     public mutating func decode(_ event: InputEvent) -> TouchFrame? {
         // ABS first: most events of a frame are axis values (a switch tested SYN and KEY first).
@@ -191,9 +202,6 @@ public struct SlotDecoder: Sendable {
     public var isIdle: Bool {
         activeAfterFrame == 0 && hiddenAfterFrame == 0 && !ctx.touchKey && ctx.toolMask == 0 && buttonMask == 0 && !resyncing
     }
-
-    /// The slot the device's next events refer to (ABS_MT_SLOT's value; 0 without slots).
-    public var currentSlot: Int { contactProtocol == .slots ? slotContacts.currentSlotIndex : 0 }
 
     /// How long without frames, with BTN_TOUCH released, before `checkStuckTouches(at:)` ends the
     /// touches still on the surface.

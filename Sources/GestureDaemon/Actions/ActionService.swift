@@ -152,6 +152,13 @@ public final class ActionService: GestureSubscriber {
         if needsTouchPointers { addTouchPointer(id: id, description: description, transform: transform) }
     }
 
+    /// An open touchscreen turned: clicks at the touch undo the new transform.
+    public func deviceTransformChanged(id: Int, transform: AxisTransform) {
+        guard let (d, _) = touchscreens[id] else { return }
+        touchscreens[id] = (d, transform)
+        touchPointers[id]?.transform = transform
+    }
+
     public func deviceClosed(id: Int) {
         touchscreens[id] = nil
         if let p = touchPointers.removeValue(forKey: id) { player.cancel(p.device) }
@@ -221,10 +228,8 @@ public final class ActionService: GestureSubscriber {
     /// A 0…1 position as the user sees the surface (after the config's rotation and inversion)
     /// back to the device's own axes, which the mirror pointer shares with the touchscreen.
     static func untransform(_ x: Double, _ y: Double, _ t: AxisTransform) -> (Double, Double) {
-        let r = t.rotationDegrees
-        let mx = (r == 90 || r == 180) != t.invertX, my = (r == 180 || r == 270) != t.invertY
-        let nx = mx ? 1 - x : x, ny = my ? 1 - y : y
-        return r == 90 || r == 270 ? (ny, nx) : (nx, ny)
+        let p = t.unmap(x, y)
+        return (p.x, p.y)
     }
 
     // MARK: stop

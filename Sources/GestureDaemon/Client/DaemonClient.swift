@@ -112,9 +112,10 @@ public final class ReconnectingClient: Sendable {
         runReplying { event, _ in handle(event) }
     }
 
-    /// `run`, with a way to send lines back on the current connection (`listen`'s emit requests);
-    /// sending returns false when the daemon is gone.
-    public func runReplying(_ handle: (ClientEvent, _ send: (String) -> Bool) -> Bool) {
+    /// `run`, with a way to send lines back on the current connection (`listen`'s emit and
+    /// orientation requests); sending returns false when the daemon is gone. `send` may be kept
+    /// (and called from another thread, one line at a time) until `.disconnected`.
+    public func runReplying(_ handle: (ClientEvent, _ send: @escaping (String) -> Bool) -> Bool) {
         var backoff = initialBackoff
         var reported = false
         while true {

@@ -16,12 +16,16 @@ public final class DeviceSessions: DaemonService {
     private(set) var plan: BindingPlan
     /// Told about devices that open, close or turn (for `at: touch` clicks).
     weak var actions: ActionService?
+    /// The socket server, once started: it takes the session's `orientation` requests.
+    var socketServer: () -> SocketServer? = { nil }
     var sessions: [FileDescriptor: DeviceSession] = [:] {
         didSet { sessionList = Array(sessions.values) }
     }
     /// `sessions.values`, kept for the per-wakeup timer check: iterating the dictionary retained
     /// its storage and each session on every wakeup.
-    private var sessionList: [DeviceSession] = []
+    private(set) var sessionList: [DeviceSession] = []
+    /// `orientation: accelerometer` devices (DeviceSessions+Orientation.swift).
+    let accelerometerFollowers = AccelerometerFollowers()
     private var nextDeviceId = 1
     private let timer = DeadlineTimer()
     private var diagnosticsLimit = RateLimiter(burst: 20, interval: .seconds(60))
@@ -38,6 +42,7 @@ public final class DeviceSessions: DaemonService {
 
     public func start() throws(DaemonError) {
         loop.add(timer.fd, priority: .first) { [unowned self] _ in self.timerFired() }
+        if let server = socketServer() { startOrientation(server: server) }
         // Re-armed once a wakeup's handlers are done, after the socket server's flush: disarming
         // a tap's timeout is a timerfd_settime on the very frame a pan begins, and done before
         // the flush it delayed that frame's line.
@@ -66,18 +71,21 @@ public final class DeviceSessions: DaemonService {
     }
 
     /// Adds a device source, recognized as the plan says for it (`thresholds` replaces the
-    /// plan's). Call on the loop's thread.
+    /// plan's), in the orientation udev (`discovered`), the config and the screen give it. Call
+    /// on the loop's thread.
     @discardableResult
-    public func add(_ source: DeviceSource, thresholds: Thresholds? = nil) -> DeviceSession {
+    public func add(_ source: DeviceSource, thresholds: Thresholds? = nil, discovered: DiscoveredDevice? = nil) -> DeviceSession {
         var devicePlan = plan.device(source.description)
         if let thresholds { devicePlan.settings.thresholds = thresholds }
-        let s = DeviceSession(id: nextDeviceId, source: source, plan: devicePlan)
+        let orientation = Self.openingOrientation(node: source.node, kind: source.description.kind, settings: devicePlan.settings,
+                                                  calibrationMatrix: discovered?.calibrationMatrix,
+                                                  output: discovered?.output, log: log)
+        let s = DeviceSession(id: nextDeviceId, source: source, plan: devicePlan, orientation: orientation)
         s.planTaken = { [unowned self] s, old in self.planTaken(s, old: old) }
-        let transform = devicePlan.transform
-        actions?.deviceOpened(id: s.id, description: source.description, transform: transform)
-        if !transform.isIdentity {
-            log.info("devices: \(source.node): axes rotated \(transform.rotationDegrees)°\(transform.invertX ? ", x inverted" : "")\(transform.invertY ? ", y inverted" : "") (config)")
-        }
+        actions?.deviceOpened(id: s.id, description: source.description, transform: s.transform)
+        logOrientation(s, changed: false)
+        s.onOrientationChanged = { [unowned self] s in self.orientationChanged(s) }
+        followAccelerometerIfAsked(s, settings: devicePlan.settings)
         nextDeviceId += 1
         sessions[source.fd] = s
         loop.add(source.fd, priority: .first) { [unowned self, unowned s] _ in self.readable(s) }
@@ -91,9 +99,6 @@ public final class DeviceSessions: DaemonService {
 
     /// A reload's plan reached a session (at once, or at the first moment no finger was down).
     private func planTaken(_ s: DeviceSession, old: DevicePlan) {
-        if s.plan.transform != old.transform {
-            actions?.deviceOpened(id: s.id, description: s.source.description, transform: s.plan.transform)
-        }
         log.info("reload: \(s.wire.node): new settings in force (\(s.plan.recognitionChanges(from: old).joined(separator: "; ")))")
     }
 

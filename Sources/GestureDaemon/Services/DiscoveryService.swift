@@ -49,7 +49,8 @@ final class DiscoveryService: DaemonService {
     }
 
     private func open(_ d: DiscoveredDevice) {
-        guard sessions.session(node: d.node) == nil else { return }
+        // An open node again: udev changed it (a new calibration matrix or output).
+        if let open = sessions.session(node: d.node) { return sessions.udevChanged(open, d) }
         let source: EvdevSource
         do { source = try EvdevSource(path: d.node) } catch {
             log.warning("devices: cannot open \(d.node): \(error.description)")
@@ -68,7 +69,7 @@ final class DiscoveryService: DaemonService {
             source.close()
             return
         }
-        let s = sessions.add(source)
+        let s = sessions.add(source, discovered: d)
         if settings.exclusive { sessions.startExclusive(s, settings: settings) }
     }
 }
