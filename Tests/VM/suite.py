@@ -1277,6 +1277,8 @@ def listen_locked_session_pauses_commands_logind_dbus_protocol_standin():
 # Exclusive devices (issue 11): their tests live in Tests/VM/exclusive.py, run in this namespace.
 _here = os.path.dirname(os.path.abspath(__file__))
 exec(compile(open(os.path.join(_here, "exclusive.py")).read(), os.path.join(_here, "exclusive.py"), "exec"))
+# The virtual touchpad (issue 30): Tests/VM/touchpad.py, in this namespace too.
+exec(compile(open(os.path.join(_here, "touchpad.py")).read(), os.path.join(_here, "touchpad.py"), "exec"))
 
 # ---------------------------------------------------------------------------------------------
 # Tests that stop udevd run last (inotify fallback).
