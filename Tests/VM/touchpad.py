@@ -3,7 +3,7 @@
 # here replaces theirs, so every name here starts with vtp_). Real touchscreen recordings are
 # written to uinput, the real daemon replays their gestures on its virtual touchpad, and real
 # libinput (`libinput debug-events`) reads that touchpad as the compositor would.
-import re as _vtp_re, struct as _vtp_struct
+import re as _vtp_re, shutil as _vtp_shutil, struct as _vtp_struct
 
 # The person's 4-finger swipe up on an EP0430M09 touchscreen (RECORDINGS.md). No 3-finger
 # touchscreen swipe of real hardware is in Tests/Fixtures: vtp_three_fingers() derives one from
@@ -150,7 +150,7 @@ VTP_FOREIGN = ("POINTER_BUTTON", "POINTER_MOTION", "POINTER_SCROLL", "POINTER_AX
 class VtpOverrun(Exception): pass
 
 def vtp_retrying(run, *args):
-    """RUN(*ARGS), again (up to 3 times in all) when it failed after the kernel dropped the touchscreen's events
+    """RUN(*ARGS), again (up to 3 times in all) when it failed and the kernel had dropped the touchscreen's events
     (SYN_DROPPED: the daemon, under TCG on a loaded host, fell more than the evdev buffer behind); the daemon
     rightly cancels the gesture then, and the recording no longer shows what the person did."""
     for attempt in range(3):
@@ -184,7 +184,6 @@ def vtp_replay_swipe(rec, fingers):
         c.wait(lambda m: mine(m) and m.get("gesture") == "pan" and m.get("phase") in ("ended", "cancelled"), 15, "the pan's end")
         lp.wait_for(lambda l: "GESTURE_SWIPE_END" in l, 10, "libinput's GESTURE_SWIPE_END on the virtual touchpad")
         quiet(lp, 1.0); quiet(lc, 0.5)
-        if "SYN_DROPPED" in d.stderr(): raise VtpOverrun("during the swipe")
         pans = [m for m in c.seen if mine(m) and m.get("gesture") == "pan"]
         after = [m for m in pans if pans.index(m) > 0 and c.seen.index(m) > c.seen.index(sw)]
         end = pans[-1]
@@ -282,7 +281,6 @@ def vtp_replay_pinch():
         c.wait(lambda m: mine(m) and m.get("phase") in ("ended", "cancelled") and m.get("fingers") == 2, 30, "the 2-finger pinch's end")
         lp.wait_for(lambda l: "GESTURE_PINCH_END" in l, 10, "libinput's GESTURE_PINCH_END")
         quiet(lp, 1.0)
-        if "SYN_DROPPED" in d.stderr(): raise VtpOverrun("during the pinch")
         pinch = [m for m in c.seen if mine(m) and m.get("fingers") == 2]
         begins, updates = vtp_li(lp.seen, "GESTURE_PINCH_BEGIN"), vtp_li(lp.seen, "GESTURE_PINCH_UPDATE")
         ends = vtp_li(lp.seen, "GESTURE_PINCH_END")
@@ -345,4 +343,89 @@ def touchpad_kill_9_mid_swipe_removes_the_touchpad_and_its_contacts():
     finally:
         for l in lis: l.close()
         if ts: ts.remove()
+        if d: d.stop()
+
+# ---------------------------------------------------------------------------------------------
+# A real compositor: sway (Debian 12: 1.7, headless backend, input through libinput, seatd as the
+# seat; docs: /work/shared/notes → docs/ACTIONS.md) with a Wayland client that binds
+# zwp_pointer_gestures_v1 (Tests/VM/gesture-client.c, built by run.sh). sway 1.7 has no
+# bindgesture, so the judge is what the compositor hands an application: the swipe's begin,
+# updates and end, as a browser would get them from a touchpad.
+
+VTP_XDG = "/tmp/vtp-xdg"
+
+def vtp_as_nobody(cmd, **kw):
+    env = f"XDG_RUNTIME_DIR={VTP_XDG} "
+    return Lines(["su", "nobody", "-s", "/bin/sh", "-c", env + cmd], stdin=subprocess.DEVNULL, **kw)
+
+@test
+def touchpad_swipe_reaches_a_wayland_client_under_sway():
+    """sway reading the VM's devices through libinput takes gestured's virtual touchpad; a 3-finger touchscreen swipe
+    (the derived EP0430M09 recording) replayed on it reaches a Wayland client as zwp_pointer_gestures_v1 swipe begin
+    (3 fingers), updates going up, and an end that is not cancelled."""
+    daemon_ready()
+    client = os.path.join(BIN, "gesture-client")
+    for tool in ("sway", "seatd", "su"):
+        if subprocess.run(["sh", "-c", f"command -v {tool}"], capture_output=True).returncode != 0:
+            raise Skip(f"{tool} is not installed (Tests/VM/setup.sh installs sway and seatd)")
+    if not os.path.exists(client): raise Skip(f"{client} was not built (run.sh builds it with wayland-scanner and wayland-protocols)")
+    os.makedirs(VTP_XDG, exist_ok=True); os.chmod(VTP_XDG, 0o700); _vtp_shutil.chown(VTP_XDG, "nobody")
+    conf = f"{WORK}/sway.conf"; open(conf, "w").write("# the kernel suite's sway: defaults only\n")
+    os.chmod(conf, 0o644)
+    procs = []; d = ts = mouse = None
+    try:
+        seatd = Lines(["seatd", "-u", "nobody", "-g", "nogroup"], stdin=subprocess.DEVNULL, name="seatd"); procs.append(seatd)
+        time.sleep(1)
+        d = Daemon(config=VTP_CONFIG); c = d.client()
+        pad = vtp_wait_touchpad(d)
+        mouse = Device("mouse")
+        # Every device exists before sway starts (a device sway adds later moved the pointer out of the window).
+        rec = vtp_three_fingers()
+        ts = Device(rec)
+        c.wait(added(ts.node), 15, f"deviceAdded {ts.node}")
+        wait_clone(d, ts.node)
+        settle()
+        sway = vtp_as_nobody(f"WLR_BACKENDS=headless,libinput LIBSEAT_BACKEND=seatd sway -d -c {conf}", name="sway")
+        procs.append(sway)
+        deadline = time.monotonic() + 90
+        sock = None
+        while time.monotonic() < deadline and sock is None:
+            if sway.p.poll() is not None: raise Fail(f"sway exited: {sway.stderr()[-1500:]}")
+            socks = [f for f in os.listdir(VTP_XDG) if f.startswith("wayland-") and not f.endswith(".lock")]
+            log = sway.stderr()
+            if socks and ("gestured virtual touchpad" in log or "gestured_virtual_touchpad" in log): sock = socks[0]
+            time.sleep(0.5)
+        check(sock, f"sway did not start or did not add the virtual touchpad in 90 s: "
+                    f"{sway.stderr().split('Starting libinput backend')[-1][:3000]}; seatd: {seatd.stderr()[-600:]}")
+        cl = vtp_as_nobody(f"WAYLAND_DISPLAY={sock} {client}", name="gesture-client"); procs.append(cl)
+        cl.wait_for(lambda l: l == "ready", 60, "the client's window")
+        cl.seen_or_wait(lambda l: l == "pointer", 60, "the seat's pointer")
+        # The pointer must be over the window (gestures go to the surface under it): the mouse moves
+        # down and right (from the corner, over the window's border) until the client says enter.
+        inside = lambda: [l for l in cl.seen if l in ("enter", "leave")][-1:] == ["enter"]
+        for i in range(12):
+            if inside(): break
+            mouse.do("ev 2 0 25 2 1 25 0 0 0")
+            try: cl.wait_for(lambda l: l == "enter", 3, "the pointer to enter the window")
+            except Fail: pass
+        quiet(cl, 1.0)
+        check(inside(), f"the pointer is not over the client's window: {cl.seen[-5:]}; sway: "
+                        f"{[l for l in sway.stderr().splitlines() if 'Added' in l or 'ursor' in l or 'ocus' in l][-20:]}")
+        ts.do(f"play {rec}", timeout=120)
+        cl.wait_for(lambda l: l.startswith("swipe end"), 30, "the swipe's end at the client")
+        quiet(cl, 1.0)
+        swipes = [l for l in cl.seen if l.startswith("swipe")]
+        begins = [l for l in swipes if l.startswith("swipe begin")]
+        updates = [tuple(map(float, l.split()[2:4])) for l in swipes if l.startswith("swipe update")]
+        print(f"    the client got: {begins}, {len(updates)} updates (dy {sum(u[1] for u in updates):.1f}), {swipes[-1]}")
+        check(begins == ["swipe begin 3"], f"the client got {begins}")
+        check(swipes[-1] == "swipe end 0", f"the swipe ended {swipes[-1]} (1: cancelled)")
+        check(len(updates) >= 5 and sum(u[1] for u in updates) < -5, f"the updates do not go up: {updates[:5]}")
+        others = [l for l in cl.seen if l.startswith(("button", "pinch", "axis"))]
+        check(not others, f"the client got more than the swipe: {others[:4]}")
+    finally:
+        for p in reversed(procs):
+            p.p.terminate(); p.stop()
+        if ts: ts.remove()
+        if mouse: mouse.remove()
         if d: d.stop()
