@@ -30,7 +30,7 @@ bindings:
 # libinput 1.22's unaccelerated gesture deltas on this touchpad: 10.5 units a millimetre (measured in the VM:
 # contacts moved 12 device units, 0.3 mm, read as 3.15; 160 units, 4 mm, as 42.07).
 VTP_MM_PER_UNIT = 1 / 10.5
-VTP_LEAD_IN_MM = 4.0     # TouchpadReplay.leadInMillimeters
+def vtp_lead_in(fingers): return 1.5 + 0.5 * (fingers - 2) + 0.5   # TouchpadReplay.leadInMillimeters(fingers:)
 VTP_UNITS_PER_MM = 40    # VirtualTouchpad.unitsPerMillimeter
 
 def vtp_three_fingers():
@@ -207,9 +207,9 @@ def vtp_replay_swipe(rec, fingers):
         offset = ends[0][0] - pos[-1][0]
         b = vtp_frame_at(pos, begins[0][0], offset)
         (x0, y0) = vtp_centroid(pos[0][1])
-        # The lead-in frame: the first whose contacts are 3 mm or more from where they landed, written
+        # The lead-in frame: the first whose contacts are 2 mm or more from where they landed, written
         # for the touchscreen frame in which gestured recognized the swipe.
-        lead = next((i for i, p in enumerate(pos[:-1]) if abs(vtp_centroid(p[1])[1] - y0) + abs(vtp_centroid(p[1])[0] - x0) >= 3), None)
+        lead = next((i for i, p in enumerate(pos[:-1]) if abs(vtp_centroid(p[1])[1] - y0) + abs(vtp_centroid(p[1])[0] - x0) >= 2), None)
         print(f"    {fingers} fingers: touchpad frames: {len(pos)} (landing, {lead - 1 if lead else '?'} before the swipe, lift); "
               f"libinput began on frame {b}, the lead-in frame is {lead}; {len(updates)} updates; "
               f"gestured's pan changed {len(after)} times after the swipe")
@@ -217,11 +217,11 @@ def vtp_replay_swipe(rec, fingers):
               f"libinput began on touchpad frame {b}, not on the frame written at gestured's recognition ({lead}); "
               f"frames at {[round((p[0] - pos[0][0]) * 1000, 1) for p in pos[:6]]} ms, libinput's begin at "
               f"{round((begins[0][0] - offset - pos[0][0]) * 1000, 1)} ms; {[l for l in lp.seen if 'GESTURE' in l][:3]}")
-        # The contacts follow gestured's pan × scale after the lead-in (4 mm in the swipe's direction).
+        # The contacts follow gestured's pan × scale after the lead-in (in the swipe's direction).
         (x1, y1) = vtp_centroid(pos[-2][1])
         n = (sw["dx_mm"] ** 2 + sw["dy_mm"] ** 2) ** 0.5
-        ex = VTP_LEAD_IN_MM * sw["dx_mm"] / n + (end["dx_mm"] - sw["dx_mm"]) * VTP_SCALE
-        ey = VTP_LEAD_IN_MM * sw["dy_mm"] / n + (end["dy_mm"] - sw["dy_mm"]) * VTP_SCALE
+        ex = vtp_lead_in(fingers) * sw["dx_mm"] / n + (end["dx_mm"] - sw["dx_mm"]) * VTP_SCALE
+        ey = vtp_lead_in(fingers) * sw["dy_mm"] / n + (end["dy_mm"] - sw["dy_mm"]) * VTP_SCALE
         check(abs((x1 - x0) - ex) < 0.2 and abs((y1 - y0) - ey) < 0.2,
               f"contacts moved {x1 - x0:.2f}/{y1 - y0:.2f} mm; lead-in + the fingers' motion after recognition × {VTP_SCALE}: {ex:.2f}/{ey:.2f}")
         # libinput's deltas add up to the contacts' motion from the frame before its begin to the lift.
@@ -293,7 +293,7 @@ def vtp_replay_pinch():
         span = lambda p: ((p[0][0] - p[1][0]) ** 2 + (p[0][1] - p[1][1]) ** 2) ** 0.5
         # The contacts' distance follows gestured's span: the last change against the first event.
         changed = [m for m in pinch if m.get("phase") == "changed"]
-        lead = VTP_LEAD_IN_MM * (1 if pinch[0]["scale"] > 1 else -1)
+        lead = vtp_lead_in(2) * (1 if pinch[0]["scale"] >= 1 else -1)
         want = 40 + 2 * lead + (changed[-1]["distance_mm"] - pinch[0]["distance_mm"]) * VTP_PINCH_SCALE
         got = span(pos[-2][1])
         print(f"    pinch: {len(pos) - 2} touchpad moves, {len(updates)} libinput updates; contacts {got:.1f} mm apart at the end, "

@@ -8,16 +8,18 @@ extension TouchpadReplay {
     /// per finger beyond two — but reports the begin only with the next frame's motion unless the
     /// touches had moved before. So the contacts of a swipe land when the pan that may become the
     /// swipe begins (still, and one device unit of settle move on the next frame), and when the
-    /// swipe is recognized they move this far in its direction at once: libinput begins the swipe
-    /// on that very frame. A pan's or pinch's contacts land at its begin and take the lead-in
-    /// with the first move (libinput then begins one frame later). The compositor sees the
-    /// lead-in as the motion the fingers made before recognition (more than this, always).
-    static let leadInMillimeters = 4.0
+    /// swipe is recognized they move that distance + 0.5 mm in its direction at once (the
+    /// lead-in): libinput begins the swipe on that very frame. A pan's or pinch's contacts land at
+    /// its begin and take the lead-in with the first move (libinput then begins one frame later).
+    /// The compositor sees the lead-in as the motion the fingers made before recognition (more
+    /// than this, always). It stays under libinput's jump limit (7 mm more than the frame before,
+    /// per 12 ms) for frames `minimumFrameInterval` apart.
+    static func leadInMillimeters(fingers: Int) -> Double { 1.5 + 0.5 * Double(max(0, fingers - 2)) + 0.5 }
     /// Frames are written at least this far apart. libinput takes a contact that moves more than
     /// 20 mm, or 7 mm more than in the frame before, per 12 ms for a jump and drops the motion
     /// (for frames 0 to 24 ms apart); touchscreen frames that reach the daemon in a burst
     /// (a loaded machine) would look like that if written as they come.
-    static let minimumFrameInterval: Duration = .milliseconds(6)
+    static let minimumFrameInterval: Duration = .milliseconds(8)
     /// How long contacts that have barely moved stay down at least: libinput's tap timeout is
     /// 180 ms (DEFAULT_TAP_TIMEOUT_PERIOD); lifted later, no tap, whatever the tap setting.
     static let tapSafe: Duration = .milliseconds(250)

@@ -26,7 +26,7 @@ import LinuxSystem
 ///
 /// A swipe is one event; its motion is its family's pan, which runs on the same touches and
 /// begins earlier (at a few mm, the swipe at 15): the replay follows that pan. Why the contacts
-/// land at the pan's begin and what the lead-in is: see `leadInMillimeters`. Writes are paced
+/// land at the pan's begin and what the lead-in is: see `leadInMillimeters(fingers:)`. Writes are paced
 /// at least `minimumFrameInterval` apart (see there).
 final class TouchpadReplay {
     struct Replay {
@@ -40,6 +40,8 @@ final class TouchpadReplay {
         var primed: Bool
         /// The one-unit settle move was written (libinput's first delta of a touch is zero).
         var settled = false
+        /// The followed gesture ended; the contacts wait for their tap-safe lift.
+        var ending = false
         var scale = 1.0
         /// The fingers' totals when the replay started following: translation and span (mm).
         var baseDx = 0.0, baseDy = 0.0, baseSpan = 0.0
@@ -127,7 +129,7 @@ final class TouchpadReplay {
             default: if pans[d.id] == g.id { pans[d.id] = nil }
             }
         }
-        if let r = replay, r.deviceId == d.id {
+        if let r = replay, r.deviceId == d.id, !r.ending {
             if g.id == r.followed { follow(g, device: d); return }
             if r.primed && g.kind == .swipe && g.phase == .recognized {
                 if g.fingers == r.fingers, let b = boundBinding(g, d) { start(g, device: d, binding: b, landed: true) } else { finish(reason: "unbound swipe") }
@@ -155,7 +157,7 @@ final class TouchpadReplay {
     }
 
     /// A pan that may become a bound swipe: the contacts land now, still, so that libinput has
-    /// seen them for two frames when the swipe is recognized (see `leadInMillimeters`).
+    /// seen them for two frames when the swipe is recognized (see `leadInMillimeters(fingers:)`).
     private func prime(_ g: GestureEvent, device d: WireDevice) {
         let now = MonotonicClock.now()
         var r = Replay(deviceId: d.id, kind: .swipe, fingers: g.fingers, followed: g.id, primed: true, landed: now)
@@ -179,7 +181,7 @@ final class TouchpadReplay {
         r.kind = g.kind; r.followed = followed; r.primed = false; r.scale = b.touchpad?.scale ?? TouchpadAction.defaultScale
         r.baseDx = g.dxMillimeters ?? 0; r.baseDy = g.dyMillimeters ?? 0; r.baseSpan = g.distanceMillimeters ?? 0
         (r.baseX, r.baseY) = centroid(g, d)
-        let k = Self.leadInMillimeters
+        let k = Self.leadInMillimeters(fingers: g.fingers)
         if g.kind == .pinch {
             r.leadRadius = (g.scale ?? 1) < 1 ? -k : k
         } else {
@@ -205,6 +207,7 @@ final class TouchpadReplay {
         let now = MonotonicClock.now()
         r.lastEvent = now
         replay = r
+        setLiftDue(now + Self.idleLimit)
         if g.phase == .ended || g.phase == .cancelled {
             finish(reason: "\(g.kind) \(g.phase.rawValue)")
             return
@@ -227,7 +230,6 @@ final class TouchpadReplay {
         }
         let span = r.kind == .pinch ? (g.distanceMillimeters ?? r.baseSpan) - r.baseSpan : 0
         move(contacts(r, tx: r.leadX + dx * r.scale, ty: r.leadY + dy * r.scale, radiusChange: r.leadRadius + span * r.scale / 2))
-        setLiftDue(now + Self.idleLimit)
     }
 
     /// The pinch's centroid on the touchscreen, mm (its events carry it as a fraction of the surface).
@@ -238,6 +240,8 @@ final class TouchpadReplay {
     // MARK: writing
 
     private func land(_ points: [(x: Double, y: Double)], what: String) {
+        // A lift still waiting for its pacing is part of the landing frame's lift now.
+        pendingMove = nil; pendingLift = false
         do {
             try pad?.land(points)
             lastWrite = MonotonicClock.now()
@@ -276,7 +280,7 @@ final class TouchpadReplay {
         guard let r = replay else { return }
         let now = MonotonicClock.now()
         if r.travelMillimeters < Self.tapSafeTravelMillimeters && now < r.landed + Self.tapSafe {
-            replay?.followed = UInt64.max  // follows nothing more
+            replay?.ending = true
             setLiftDue(r.landed + Self.tapSafe)
             log.debug("actions: touchpad: \(reason); lifting at \(Self.tapSafe) after landing (no tap)")
             return
@@ -332,10 +336,10 @@ final class TouchpadReplay {
             if let p = pendingMove { write(p, at: now) } else if pendingLift { writeLift() }
         }
         if let due = liftDue, due <= now, let r = replay {
-            if r.followed != UInt64.max {
+            if !r.ending {
                 log.warning("actions: touchpad: the followed gesture sent nothing for \(Self.idleLimit); contacts lifted")
             }
-            lift(reason: r.followed == UInt64.max ? "tap-safe lift" : "idle")
+            lift(reason: r.ending ? "tap-safe lift" : "idle")
         }
         armTimer()
     }
