@@ -58,6 +58,19 @@ public struct ButtonAction: Hashable, Sendable {
     public init(button: PointerButton, atTouch: Bool = false) { self.button = button; self.atTouch = atTouch }
 }
 
+/// `touchpad:` of a binding: while the bound touchscreen swipe, pan or pinch is in progress, the
+/// daemon's virtual touchpad replays it with as many contacts, so the compositor's libinput reports
+/// a touchpad GESTURE_SWIPE or GESTURE_PINCH that follows the fingers (docs/ACTIONS.md).
+public struct TouchpadAction: Hashable, Sendable {
+    /// Millimetres the virtual contacts move per millimetre the fingers move on the touchscreen.
+    public var scale: Double
+    public static let defaultScale = 1.0
+    /// The range `scale` accepts: below it the motion vanishes, above it the contacts reach the
+    /// virtual touchpad's edge after a few millimetres.
+    public static let scaleRange: ClosedRange<Double> = 0.05...10
+    public init(scale: Double = TouchpadAction.defaultScale) { self.scale = scale }
+}
+
 /// Kernel key names (KEY_* without the prefix, any case) and the usual aliases.
 public enum KeyNames {
     /// Aliases people write for modifiers and a few keys, lower-cased.

@@ -193,6 +193,8 @@ public struct Binding: Hashable, Sendable {
     public var keyHold: Duration = .zero
     /// A pointer button clicked through the daemon's virtual pointer.
     public var button: ButtonAction?
+    /// Replays the gesture on the daemon's virtual touchpad (Actions.swift).
+    public var touchpad: TouchpadAction?
     /// Act even while the session is locked: keys and clicks (the daemon, seat0's active session)
     /// and, in `gestured listen`, the command too (its own session).
     public var whenLocked = false

@@ -1,9 +1,10 @@
 import YAML
 
-/// Parsing of a binding's `keys:`, `key_delay_ms:`, `button:`, `at:` and `when_locked:`, and of
-/// the `actions:` section. Key names are checked against the kernel's (KeyNames).
+/// Parsing of a binding's `keys:`, `key_delay_ms:`, `button:`, `at:`, `when_locked:` and
+/// `touchpad:`, and of the `actions:` section. Key names are checked against the kernel's (KeyNames).
 extension Reader {
-    static let actionKeys = ["keys", "key_delay_ms", "key_hold_ms", "button", "at", "when_locked"]
+    static let actionKeys = ["keys", "key_delay_ms", "key_hold_ms", "button", "at", "when_locked", "touchpad"]
+    static let touchpadKeys = ["scale"]
     static let buttons: [(String, PointerButton)] = PointerButton.allCases.map { ($0.rawValue, $0) }
 
     mutating func readActions(_ find: (String) -> (mark: Mark, value: Node)?, into b: inout Binding) {
@@ -36,6 +37,7 @@ extension Reader {
                 }
             }
         }
+        if let (k, v) = find("touchpad") { b.touchpad = readTouchpad(v, key: k, binding: b) }
         if let (_, v) = find("when_locked") {
             // `gestured listen` pauses its commands too while its session is locked; the daemon's
             // commands run as its own user, outside any session, and are never paused.
@@ -46,6 +48,49 @@ extension Reader {
             }
             b.whenLocked = bool(v, "when_locked") ?? false
         }
+    }
+
+    /// `touchpad: {scale: 1}` (or `touchpad: {}` / `touchpad: true` for the default scale): only on
+    /// touchscreen swipes, pans and pinches of 2 to 5 fingers, in the daemon's config.
+    mutating func readTouchpad(_ v: Node, key: Mark, binding b: Binding) -> TouchpadAction? {
+        var action = TouchpadAction()
+        if case .scalar = v {
+            guard let on = bool(v, "touchpad") else { return nil }
+            if !on { return nil }
+        } else {
+            guard let pairs = mapping(v, "touchpad", keys: Reader.touchpadKeys) else { return nil }
+            for (k, _, value) in pairs where k == "scale" {
+                guard let s = number(value, "touchpad.scale") else { continue }
+                let r = TouchpadAction.scaleRange
+                guard r.contains(s) else {
+                    error(value.mark, "touchpad.scale must be between \(format(r.lowerBound)) and \(format(r.upperBound)), not \(format(s))",
+                          hint: "millimetres the virtual touchpad's contacts move per millimetre the fingers move; 1 is the default")
+                    continue
+                }
+                action.scale = s
+            }
+        }
+        let before = diagnostics.count
+        if purpose == .listen {
+            error(key, "touchpad: is the daemon's action, not `gestured listen`'s",
+                  hint: "move the binding to the daemon's config (/etc/gestured/config.yaml); the daemon owns the virtual touchpad")
+        }
+        if ![.swipe, .pan, .pinch].contains(b.gesture) {
+            error(key, "touchpad: replays a swipe, pan or pinch, not a \(b.gesture.rawValue)",
+                  hint: "a touchpad reports only swipes and pinches as gestures; bind gesture: swipe, pan or pinch")
+        }
+        switch b.fingers {
+        case .any:
+            error(key, "touchpad: needs fingers: 2 to 5", hint: "e.g. fingers: 3 (one finger on a touchpad moves the pointer, it is no gesture)")
+        case .counts(let c) where c.contains(1):
+            error(key, "touchpad: needs fingers: 2 to 5, not 1", hint: "one finger on a touchpad moves the pointer, it is no gesture")
+        default: break
+        }
+        if let k = b.device?.kind, k != .touchscreen {
+            error(key, "touchpad: replays a touchscreen's gestures, not a \(k)'s",
+                  hint: "use device: {kind: touchscreen}; a touchpad's own gestures already reach the compositor")
+        }
+        return diagnostics.count == before ? action : nil
     }
 
     /// One chord; an unknown name is reported at its own column when the scalar is on one line.

@@ -51,9 +51,9 @@ extension Reader {
             if command.trimmingSpaces.isEmpty, case .scalar = c {
                 error(c.mark, "command must not be empty", hint: "a shell command line, run by /bin/sh -c")
             }
-        } else if find("keys") == nil && find("button") == nil {
-            error(item.mark, "a binding needs a 'command:', 'keys:' or 'button:'",
-                  hint: "command: a shell command line, run by /bin/sh -c; keys: \"ctrl+alt+Right\"; button: right")
+        } else if find("keys") == nil && find("button") == nil && find("touchpad") == nil {
+            error(item.mark, "a binding needs a 'command:', 'keys:', 'button:' or 'touchpad:'",
+                  hint: "command: a shell command line, run by /bin/sh -c; keys: \"ctrl+alt+Right\"; button: right; touchpad: {scale: 1}")
         }
         var b = Binding(gesture: kind, command: command)
         b.location = location(item.mark)

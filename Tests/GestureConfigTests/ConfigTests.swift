@@ -157,7 +157,7 @@ private func touchscreen(name: String = "ELAN Touchscreen") -> DeviceDescription
 
     @Test func test_bindingWithoutCommand_isAnError() {
         let d = errors("bindings:\n  - gesture: tap\n")
-        #expect(d.count == 1 && d[0].line == 2 && d[0].column == 5 && d[0].message == "a binding needs a 'command:', 'keys:' or 'button:'")
+        #expect(d.count == 1 && d[0].line == 2 && d[0].column == 5 && d[0].message == "a binding needs a 'command:', 'keys:', 'button:' or 'touchpad:'")
     }
 
     @Test func test_rotationMustBeAQuarterTurn() {

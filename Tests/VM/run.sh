@@ -36,6 +36,14 @@ build || { echo "kernel-vm: build failed, retrying once:"; tail -3 build.err.$$;
   cat build.err.$$; rm -f build.err.$$; echo "kernel-vm: build failed"; exit 1; }
 rm -f build.err.$$
 BIN=$(swift build --show-bin-path)
+# The Wayland client of the sway test (Tests/VM/gesture-client.c, code from wayland-scanner).
+W=/usr/share/wayland-protocols; G=$BIN/gesture-client.gen; mkdir -p "$G"
+{ wayland-scanner client-header $W/stable/xdg-shell/xdg-shell.xml "$G/xdg-shell-client-protocol.h" &&
+  wayland-scanner private-code $W/stable/xdg-shell/xdg-shell.xml "$G/xdg-shell.c" &&
+  wayland-scanner client-header $W/unstable/pointer-gestures/pointer-gestures-unstable-v1.xml "$G/pointer-gestures-unstable-v1-client-protocol.h" &&
+  wayland-scanner private-code $W/unstable/pointer-gestures/pointer-gestures-unstable-v1.xml "$G/pointer-gestures.c" &&
+  cc -O1 -I"$G" -o "$BIN/gesture-client" Tests/VM/gesture-client.c "$G/xdg-shell.c" "$G/pointer-gestures.c" -lwayland-client; } >/dev/null 2>&1 \
+  || echo "kernel-vm: Tests/VM/gesture-client.c did not build (wayland-scanner, wayland-protocols?): the sway test skips"
 STRICT=""; [ "${GESTURED_VM_STRICT:-0}" = 1 ] && STRICT=--strict
 t2=$(date +%s)
 

@@ -11,13 +11,14 @@ STAMP_VERSION=1
 # test uses (libinput-tools: real libinput on the daemon's virtual devices; dbus-daemon and
 # python3-dbus/gi for the logind stand-in of the locked-session test; for the systemd suite's
 # real logind session: dbus (the system bus unit), libpam-systemd (pam_systemd) and systemd
-# (logind, PID 1)) is installed here.
+# (logind, PID 1); sway, seatd, wayland-protocols and libwayland-bin for the virtual touchpad's
+# compositor test) is installed here.
 export DEBIAN_FRONTEND=noninteractive
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
 need=""
 for p in qemu-system-x86 busybox-static kmod udev evemu-tools cpio python3 libevdev-dev libudev-dev \
          libinput-tools dbus-daemon python3-dbus python3-gi libxcb1-dev libwayland-dev libsystemd-dev \
-         systemd dbus libpam-systemd; do
+         systemd dbus libpam-systemd sway seatd wayland-protocols libwayland-bin; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
 done
 if [ -n "$need" ]; then

@@ -1328,6 +1328,8 @@ exec(compile(open(os.path.join(_here, "exclusive.py")).read(), os.path.join(_her
 exec(compile(open(os.path.join(_here, "exclusive_lag.py")).read(), os.path.join(_here, "exclusive_lag.py"), "exec"))
 # Orientation (issue 29): Tests/VM/orientation.py, in this namespace too.
 exec(compile(open(os.path.join(_here, "orientation.py")).read(), os.path.join(_here, "orientation.py"), "exec"))
+# The virtual touchpad (issue 30): Tests/VM/touchpad.py, in this namespace too.
+exec(compile(open(os.path.join(_here, "touchpad.py")).read(), os.path.join(_here, "touchpad.py"), "exec"))
 
 # ---------------------------------------------------------------------------------------------
 # Tests that stop udevd run last (inotify fallback).

@@ -41,6 +41,8 @@ public final class ActionService: GestureSubscriber {
     private var lock: SessionLock?
     /// Following the lock was tried (once per run: a missing libsystemd or system bus is said once).
     private(set) var lockTried = false
+    /// `touchpad:` bindings and the virtual touchpad (TouchpadReplay.swift).
+    private(set) var touchpad: TouchpadReplay?
     /// Called after each action is written (the benchmark's latency probe).
     public var onPlayed: ((GestureEvent) -> Void)?
 
@@ -87,6 +89,13 @@ public final class ActionService: GestureSubscriber {
         // the first allowed emit request starts following (ActionService+Emit.swift), so that a
         // daemon no client asks to send keys never loads libsystemd (docs/PERFORMANCE.md, "What costs what").
         if !lockTried && !bindings.isEmpty { followSessionLock() }
+        if config.bindings.contains(where: { $0.touchpad != nil && $0.app == nil }) {
+            if touchpad == nil { touchpad = TouchpadReplay(loop: loop, log: log) }
+            touchpad?.configure(config)
+        } else if let t = touchpad {
+            t.stop(); touchpad = nil
+            log.info("actions: virtual touchpad removed (no touchpad: binding)")
+        }
     }
 
     var neededKeys: Set<UInt16> { Set(bindings.flatMap { $0.keys.flatMap(\.codes) }).union(emittedKeys) }
@@ -160,6 +169,7 @@ public final class ActionService: GestureSubscriber {
     }
 
     public func deviceClosed(id: Int) {
+        touchpad?.deviceClosed(id: id)
         touchscreens[id] = nil
         if let p = touchPointers.removeValue(forKey: id) { player.cancel(p.device) }
     }
@@ -181,11 +191,12 @@ public final class ActionService: GestureSubscriber {
     // MARK: gestures
 
     public func receive(_ m: BusMessage) {
-        guard !bindings.isEmpty, case .gesture(let g, let d) = m else { return }
+        guard case .gesture(let g, let d) = m else { return }
         receive(g, from: d)
     }
 
     public func receive(_ g: GestureEvent, from d: WireDevice) {
+        touchpad?.receive(g, from: d)
         guard !bindings.isEmpty else { return }
         for i in matcher.match(g, device: HookDevice(id: d.id, name: d.name, kind: d.kind, node: d.node)) {
             let b = bindings[i]
@@ -244,6 +255,7 @@ public final class ActionService: GestureSubscriber {
     /// Releases everything and destroys the devices.
     public func stop() {
         lock?.stop(); lock = nil
+        touchpad?.stop(); touchpad = nil
         releaseAll()
         player.close()
         keyboard = nil; pointer = nil; touchPointers.removeAll()
