@@ -40,7 +40,7 @@ import Testing
         // The 25 mm jump of a finger landing in a ghost's slot makes the two-finger move a pinch
         // and a rotate.
         Case(fixture: "touchpad-synaptics-dll0945-3finger-swipe-then-kernel-ghost-contacts__linux-input-list.evtest",
-             known: [34, 35, 36, 37], from: "0.93", to: "1.12",
+             known: [35, 36, 37, 38], from: "0.93", to: "1.12",
              says: ["pinch (recognized): the span of 2 fingers closed", "over pinch_minimum_span_change_mm 3",
                     "rotate (recognized): 2 fingers turned", "over rotate_minimum_angle_deg 15"]),
         // The 2-finger turn starts with translation: the pan slop is passed before the turn.
@@ -50,7 +50,7 @@ import Testing
                     "rotate (recognized)", "over rotate_minimum_angle_deg 15"]),
         // The infrared grid's ghosts make six contacts: nothing is recognized while they are down.
         Case(fixture: "touchscreen-nexio-ir-1finger-drag-with-edge-ghosts-2finger-hold-then-slide__bentiss-hid-devices.evemu",
-             known: [16], from: "0", to: "3.8",
+             known: [17], from: "0", to: "3.8",
              says: ["6 contacts at once, more than 5: no gesture while they are down"]),
         // The 48 ms brush, moving 1.8 mm, is quick and short enough to be a tap.
         Case(fixture: "touchscreen-sharp-1finger-drag-2finger-pinches-10finger-slide__bentiss-hid-devices.evemu",

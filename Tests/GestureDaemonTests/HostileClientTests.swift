@@ -108,6 +108,7 @@ import GestureWire
         let d = try DaemonProcess(["--replay", Self.ten, "--replay-loop", "--replay-delay", "0"], config: config)
         defer { _ = d.stop() }
         let baseline = LoadSocketTests.rssKilobytes(d.pid)
+        let fdsBefore = LoadSocketTests.openFDs(d.pid)
         var rounds: [Int] = []
         for _ in 0..<2 {
             var fds: [Int32] = []
@@ -116,7 +117,8 @@ import GestureWire
             usleep(6_000_000)                        // the 10-finger replay fills every queue
             rounds.append(LoadSocketTests.rssKilobytes(d.pid))
             for fd in fds { close(fd) }
-            usleep(1_000_000)
+            // The next round starts once the daemon has seen every one of these leave.
+            _ = LoadSocketTests.settleFDs(d.pid, to: fdsBefore)
         }
         // What docs/CONFIG.md promises per client: 64 KiB of queued lines, a send batch of 16 KiB
         // (its buffer may double to 32 KiB) and a partial request line: at most 150 KiB.
