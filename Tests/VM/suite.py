@@ -1215,7 +1215,7 @@ def actions_locked_session_pauses_keys_logind_dbus_protocol_standin():
         c.wait(added(ts.node), 15, f"deviceAdded {ts.node}")
         def swipe_and_keys(direction):
             li.seen.clear()
-            ts.do("swipe 3 100 200 500 0 250" if direction == "right" else "swipe 3 700 200 -500 0 250")
+            ts.do("swipe 3 100 200 500 0 250" if direction == "right" else "swipe 3 560 200 -460 0 250")
             c.wait(lambda m: m.get("type") == "gesture" and m.get("gesture") == "swipe" and m.get("direction") == direction, 10, f"a swipe {direction}")
             quiet(li, 1.5)
             return li.keys()
@@ -1300,7 +1300,7 @@ def listen_locked_session_pauses_commands_logind_dbus_protocol_standin():
                        env=login.env, stdin=subprocess.DEVNULL, name="gestured-listen")
         wait_log(listen, "connected to gestured", 30, "listen did not connect")
         def swipe(direction):
-            ts.do("swipe 3 100 200 500 0 250" if direction == "right" else "swipe 3 700 200 -500 0 250")
+            ts.do("swipe 3 100 200 500 0 250" if direction == "right" else "swipe 3 560 200 -460 0 250")
             c.wait(lambda m: m.get("type") == "gesture" and m.get("gesture") == "swipe" and m.get("direction") == direction, 10, f"a swipe {direction}")
         swipe("right")
         wait_ran(["right"], "unlocked")
