@@ -27,42 +27,23 @@ private func floodLateness(iterations: Int) {
           let flooder = SocketClient(path: daemon.socketPath, nonBlocking: false) else {
         return unavailable("hostile_flood_latency_us_p50", "clients could not connect")
     }
-    let quiet = panLatencies(daemon, reader, iterations: iterations, firstID: 1)
+    let quiet = panLatencies(daemon, reader, iterations: iterations, firstID: 1, timeoutMs: 200)
     let stop = StopFlag()
     let fd = flooder.fd
     let thread = try? SystemThread.start {
         let newlines = [UInt8](repeating: 10, count: 65536)
         while !stop.isSet { if (try? newlines.withUnsafeBytes({ try fd.send($0) })) == nil { break } }
     }
-    let flooded = panLatencies(daemon, reader, iterations: iterations, firstID: 50_000)
+    let flooded = panLatencies(daemon, reader, iterations: iterations, firstID: 50_000, timeoutMs: 200)
     stop.set()
     thread?.join()
+    guard !quiet.samples.isEmpty, !flooded.samples.isEmpty else {
+        return unavailable("hostile_flood_latency_us_p50", "no gesture line arrived")
+    }
     report("hostile_quiet_latency_us_p50", percentile(quiet.samples, 50), "us", digits: 1)
     report("hostile_flood_latency_us_p50", percentile(flooded.samples, 50), "us", digits: 1)
     report("hostile_flood_latency_us_p95", percentile(flooded.samples, 95), "us", digits: 1)
     report("hostile_flood_lost_gestures", Double(flooded.lost), "gestures", digits: 0)
-}
-
-private func panLatencies(_ daemon: ServedDaemon, _ client: SocketClient, iterations: Int, firstID: Int) -> (samples: [Double], lost: Int) {
-    var samples: [Double] = []
-    var lost = 0
-    for i in 0..<iterations {
-        let probe = PanProbe(trackingID: Int32(firstID + i))
-        daemon.send(probe.down(at: monotonicMicroseconds()))
-        var arrived = false
-        for step in 1...6 {
-            MonotonicClock.sleep(for: .microseconds(4000))
-            let sent = nowNanoseconds()
-            daemon.send(probe.move(step, at: monotonicMicroseconds()))
-            if let got = client.waitForLine(containing: panBegan, timeoutMs: 200) {
-                samples.append(Double(got.atNs - sent) / 1000); arrived = true; break
-            }
-        }
-        if !arrived { lost += 1 }
-        daemon.send(probe.lift(at: monotonicMicroseconds()))
-        _ = client.waitForLine(containing: "\"ended\"", timeoutMs: 200)
-    }
-    return (samples.isEmpty ? [.nan] : samples, lost)
 }
 
 /// Pans streamed for `seconds` (the stalled clients' queues fill up).

@@ -53,25 +53,7 @@ private func latency(_ daemon: ServedDaemon, iterations: Int) -> Int {
         unavailable("socket_latency_us_p50", "no hello from the daemon"); unavailable("socket_latency_us_p99", "no hello")
         return 2
     }
-    var beganOn = [Int](repeating: 0, count: 7)
-    var samples: [Double] = []
-    var lost = 0
-    for i in 0..<iterations {
-        let probe = PanProbe(trackingID: Int32(i + 1))
-        daemon.send(probe.down(at: monotonicMicroseconds()))
-        var arrived = false
-        for step in 1...6 {
-            MonotonicClock.sleep(for: .microseconds(4000))
-            let sent = nowNanoseconds()
-            daemon.send(probe.move(step, at: monotonicMicroseconds()))
-            if let got = client.waitForLine(containing: panBegan, timeoutMs: 50) {
-                samples.append(Double(got.atNs - sent) / 1000); arrived = true; beganOn[step] += 1; break
-            }
-        }
-        if !arrived { lost += 1 }
-        daemon.send(probe.lift(at: monotonicMicroseconds()))
-        _ = client.waitForLine(containing: "\"ended\"", timeoutMs: 200)
-    }
+    let (samples, lost, beganOn) = panLatencies(daemon, client, iterations: iterations, firstID: 1, timeoutMs: 50)
     if lost > 0 { note("socket latency: \(lost) of \(iterations) pan gestures never arrived") }
     guard !samples.isEmpty else {
         unavailable("socket_latency_us_p50", "no gesture line arrived"); unavailable("socket_latency_us_p99", "no gesture line arrived")
@@ -80,6 +62,33 @@ private func latency(_ daemon: ServedDaemon, iterations: Int) -> Int {
     report("socket_latency_us_p50", percentile(samples, 50), "us", digits: 1)
     report("socket_latency_us_p99", percentile(samples, 99), "us", digits: 1)
     return beganOn.indices.max { beganOn[$0] < beganOn[$1] } ?? 2
+}
+
+/// `iterations` pans, each one finger landing and moving 5 mm a frame 4 ms apart until its
+/// `began` line arrives: the time from the frame that began it to the line, µs; the pans whose
+/// line never came; and how often each move step began the pan.
+func panLatencies(_ daemon: ServedDaemon, _ client: SocketClient, iterations: Int, firstID: Int,
+                  timeoutMs: Int) -> (samples: [Double], lost: Int, beganOn: [Int]) {
+    var beganOn = [Int](repeating: 0, count: 7)
+    var samples: [Double] = []
+    var lost = 0
+    for i in 0..<iterations {
+        let probe = PanProbe(trackingID: Int32(firstID + i))
+        daemon.send(probe.down(at: monotonicMicroseconds()))
+        var arrived = false
+        for step in 1...6 {
+            MonotonicClock.sleep(for: .microseconds(4000))
+            let sent = nowNanoseconds()
+            daemon.send(probe.move(step, at: monotonicMicroseconds()))
+            if let got = client.waitForLine(containing: panBegan, timeoutMs: timeoutMs) {
+                samples.append(Double(got.atNs - sent) / 1000); arrived = true; beganOn[step] += 1; break
+            }
+        }
+        if !arrived { lost += 1 }
+        daemon.send(probe.lift(at: monotonicMicroseconds()))
+        _ = client.waitForLine(containing: "\"ended\"", timeoutMs: 200)
+    }
+    return (samples, lost, beganOn)
 }
 
 private func fanout(_ daemon: ServedDaemon, live: Int, stalled: Int, iterations: Int, beganOnStep: Int) {
