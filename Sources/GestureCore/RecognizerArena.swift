@@ -58,15 +58,15 @@ public struct RecognizerArena: Sendable {
     private enum Family { case translation, transform, longPress, edge }
 
     private var tracker = MotionTracker()
-    private var tap = TapRecognizer()
-    private var doubleTap = DoubleTapRecognizer()
+    var tap = TapRecognizer()
+    var doubleTap = DoubleTapRecognizer()
     private var longPress = LongPressRecognizer()
     private var pan = PanRecognizer()
     private var swipe = SwipeRecognizer()
     private var pinch = PinchRecognizer()
     private var rotate = RotateRecognizer()
     private var edge = EdgeSwipeRecognizer()
-    private var sink = EventSink()
+    var sink = EventSink()
     private var inSequence = false
     /// Touches that were down at a resync/cancel: ignored until every finger lifts.
     private var ignoringUntilLift = false
@@ -250,7 +250,7 @@ public struct RecognizerArena: Sendable {
         GestureKind.all.filter { !kinds.contains($0) }
     }
 
-    private func bound(_ kind: GestureKind) -> Bool { boundKinds.contains(kind) }
+    func bound(_ kind: GestureKind) -> Bool { boundKinds.contains(kind) }
 
     private func allows(_ family: Family) -> Bool { committed == nil || committed == family }
 
@@ -391,42 +391,6 @@ public struct RecognizerArena: Sendable {
         longPress.takenOver(m, at: m.time, sink: &sink)
         sink.events.append(began)
         committed = nil
-    }
-
-    /// The second touch of a would-be double tap is no tap: the first tap is reported now.
-    private mutating func flushFirstTapIfSecondFailed(_ completed: TapRecognizer.Completed?, at time: Instant) {
-        if completed == nil && tap.state != .possible, let first = doubleTap.secondFailed() {
-            emitTap(first, at: time)
-        }
-    }
-
-    private mutating func handleTap(_ c: TapRecognizer.Completed) {
-        if case .waiting(let stale) = doubleTap.state {
-            // A touch sequence began without passing through `beginSequence`.
-            sink.bug("doubleTap: a tap completed while the previous one still waited for its second; reporting it")
-            doubleTap.reset()
-            emitTap(stale, at: c.time)
-        }
-        if case .secondDown(let first) = doubleTap.state {
-            doubleTap.reset()
-            if first.fingers == c.fingers {
-                if bound(.doubleTap) {
-                    sink.events.append(sink.tapEvent(.doubleTap, c, at: c.time))
-                }
-                return
-            }
-            emitTap(first, at: c.time)
-        }
-        if bound(.doubleTap) && doubleTapFingerCounts.contains(c.fingers) {
-            doubleTap.wait(for: c, thresholds)
-        } else {
-            emitTap(c, at: c.time)
-        }
-    }
-
-    private mutating func emitTap(_ c: TapRecognizer.Completed, at time: Instant) {
-        guard bound(.tap) else { return }
-        sink.events.append(sink.tapEvent(.tap, c, at: time))
     }
 
     private mutating func endSequence(_ m: MotionSample) {

@@ -454,3 +454,53 @@ def exclusive_syn_dropped_resyncs_the_clone_and_leaves_no_stuck_touch():
         if lc: lc.close()
         ts.remove()
         if d: d.stop()
+
+@test
+def exclusive_reload_off_and_on_again_with_libinput_watching():
+    """Issue 27: `exclusive` turned off and on again by reloads of an open touchpad, libinput reading the
+    clone and the real node: on, the bound 3-finger swipe reaches libinput from neither; off, the clone goes
+    and libinput reads the next swipe from the released device; on again, a new clone, and the swipe is
+    consumed again. The daemon recognizes every one of them."""
+    daemon_ready(); libinput_ready()
+    pad = Device(TOUCHPAD)
+    d = None; lis = []
+    swipe = lambda m: gesture("swipe", "recognized")(m) and device_of(m).get("node", pad.node) == pad.node
+    try:
+        settle()
+        d = Daemon(config=PAD_CONFIG); c = d.client()
+        path = f"{WORK}/d{Daemon.count}.yaml"
+        clone = wait_clone(d, pad.node)
+        lc = LibinputEvents(clone); lr = LibinputEvents(pad.node); lis = [lc, lr]
+        pad.do("swipe 3 2000 2500 1800 0 400")
+        c.wait(swipe, 10, "the first swipe")
+        quiet(lc, 1.0)
+        check(not li_events(lc, ("GESTURE_SWIPE",)) and not li_events(lr, TOUCH_ANYTHING),
+              f"exclusive on, libinput saw the bound swipe: clone {li_events(lc, ('GESTURE_SWIPE',))}, real {li_events(lr, TOUCH_ANYTHING)}")
+        # Off by reload: the clone goes, the real device is free, libinput reads it.
+        m = len(d.stderr())
+        open(path, "w").write(PAD_CONFIG.replace("    exclusive: true\n", "    exclusive: false\n"))
+        os.kill(d.p.pid, signal.SIGHUP)
+        log_match(d, "reload: config", after=m)
+        check(not wait_no_clone(), f"the clone outlived the reload that turned exclusive off: {virtual_nodes()}")
+        held = still_grabbed(pad.node)
+        check(not held, f"{pad.node} is still grabbed after exclusive went off: {held}")
+        pad.do("swipe 3 2000 2500 1800 0 400")
+        lr.wait_for(lambda l: "GESTURE_SWIPE_BEGIN" in l, 10, "libinput reading the swipe from the released device")
+        c.wait(swipe, 10, "the swipe while exclusive is off")
+        # On again: a new clone, the swipe consumed again.
+        m = len(d.stderr())
+        open(path, "w").write(PAD_CONFIG)
+        os.kill(d.p.pid, signal.SIGHUP)
+        clone2 = wait_clone(d, pad.node, after=m)
+        lc2 = LibinputEvents(clone2); lis.append(lc2)
+        seen_real = len(li_events(lr, TOUCH_ANYTHING))
+        pad.do("swipe 3 2000 2500 1800 0 400")
+        c.wait(swipe, 10, "the swipe after exclusive came back")
+        quiet(lc2, 1.0)
+        check(not li_events(lc2, ("GESTURE_SWIPE",)), f"the new clone passed the bound swipe: {li_events(lc2, ('GESTURE_SWIPE',))}")
+        check(len(li_events(lr, TOUCH_ANYTHING)) == seen_real, f"the grabbed device reached libinput again: {li_events(lr, TOUCH_ANYTHING)[seen_real:]}")
+    finally:
+        for l in lis: l.close()
+        pad.remove()
+        if d: d.stop()
+    check(not wait_no_clone(), f"a clone outlived the daemon: {virtual_nodes()}")
