@@ -16,7 +16,8 @@ final class SocketService: DaemonService {
     /// The devices for a client's hello.
     private let devices: () -> [WireDevice]
     private(set) var server: SocketServer?
-    /// Where it listens, for the ready status.
+    /// Where it listens, for the ready status (the socket unit's path under socket activation:
+    /// the config's, which the unit's ListenStream= names too).
     private(set) var path = ""
 
     init(loop: EventLoop, log: Logger, bus: GestureBus, options: DaemonOptions, config: SocketConfig, origin: Instant,
@@ -28,12 +29,11 @@ final class SocketService: DaemonService {
     func start() throws(DaemonError) {
         let policy = SocketPolicy(config)
         let s: SocketServer
+        path = options.socketPath ?? config.path
         if options.socketPath == nil, let fd = SocketServer.activatedFD(environment: options.environment) {
             s = SocketServer(listenFD: fd, ownedPath: nil, policy: policy, loop: loop, log: log, origin: origin)
-            path = "(LISTEN_FDS)"
             log.info("socket: using the socket systemd passed (LISTEN_FDS)")
         } else {
-            path = options.socketPath ?? config.path
             let fd: FileDescriptor
             do { fd = try SocketServer.listen(path: path, mode: config.mode, group: config.group) } catch {
                 throw DaemonError(error.description)
