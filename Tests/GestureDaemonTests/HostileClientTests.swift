@@ -102,28 +102,33 @@ import GestureWire
         #expect(try late.read(until: { m, _ in m.gesture != nil }).last?.0.gesture != nil)
     }
 
-    @Test func stalledClientsUnderTheCap_holdBoundedBytes_andTheNextRoundReusesThem() throws {
+    @Test func stalledClientsUnderTheCap_holdBoundedBytes_andGiveThemBackWhenTheyLeave() throws {
         Self.allowFiles(4096)
         let config = "socket:\n  max_clients: 1000\n  max_clients_per_uid: 1000\n"
         let d = try DaemonProcess(["--replay", Self.ten, "--replay-loop", "--replay-delay", "0"], config: config)
         defer { _ = d.stop() }
         let baseline = LoadSocketTests.rssKilobytes(d.pid)
         let fdsBefore = LoadSocketTests.openFDs(d.pid)
-        var rounds: [Int] = []
+        var rounds: [(with: Int, after: Int)] = []
         for _ in 0..<2 {
             var fds: [Int32] = []
             for _ in 0..<300 { if let fd = Self.stalledClient(d.socket) { fds.append(fd) } }
             #expect(fds.count == 300)
             usleep(6_000_000)                        // the 10-finger replay fills every queue
-            rounds.append(LoadSocketTests.rssKilobytes(d.pid))
+            let with = LoadSocketTests.rssKilobytes(d.pid)
             for fd in fds { close(fd) }
             // The next round starts once the daemon has seen every one of these leave.
             _ = LoadSocketTests.settleFDs(d.pid, to: fdsBefore)
+            usleep(300_000)
+            rounds.append((with, LoadSocketTests.rssKilobytes(d.pid)))
         }
         // What docs/CONFIG.md promises per client: 64 KiB of queued lines, a send batch of 16 KiB
-        // (its buffer may double to 32 KiB) and a partial request line: at most 150 KiB.
-        #expect(rounds[0] - baseline < 300 * 150, "RSS \(baseline) kB idle, \(rounds[0]) kB with 300 stalled clients")
-        #expect(rounds[1] < rounds[0] + rounds[0] / 5 + 2048, "RSS \(rounds[0]) kB, then \(rounds[1]) kB with the next 300")
+        // (its buffer may double to 32 KiB) and a partial request line: at most 150 KiB. When they
+        // leave, their memory goes back (malloc_trim), round after round.
+        for (i, r) in rounds.enumerated() {
+            #expect(r.with - baseline < 300 * 150, "round \(i + 1): RSS \(baseline) kB idle, \(r.with) kB with 300 stalled clients")
+            #expect(r.after - baseline < 6 * 1024, "round \(i + 1): RSS \(baseline) kB idle, \(r.after) kB once its clients left")
+        }
     }
 
     @Test func outOfDescriptors_refusesWithAnErrorLine_logsOnce_andRecovers() throws {
@@ -138,9 +143,15 @@ import GestureWire
         #expect(texts.contains { $0.contains("out of file descriptors") }, "no connection was told the daemon is out of descriptors")
         let episodes = d.log.components(separatedBy: "\n").filter { $0.contains("out of file descriptors") }.count
         #expect(episodes >= 1 && episodes <= 2, "\(episodes) log lines about running out of descriptors")
-        usleep(500_000)
-        let late = try TestClient(d.socket)
-        #expect(late.next()?.contains("\"hello\"") == true, "no hello once descriptors were free again")
+        // The daemon notices the hangups over a few wakeups; until then a new client may still
+        // be refused for want of a descriptor (and is told so).
+        var hello = false
+        for _ in 0..<100 where !hello {
+            let c = try TestClient(d.socket)
+            hello = c.next()?.contains("\"hello\"") == true
+            if !hello { usleep(100_000) }
+        }
+        #expect(hello, "no hello within 10 s once descriptors were free again")
     }
 
     @Test func halfClosedClient_stillGetsWhatItSubscribedTo() throws {
