@@ -107,6 +107,9 @@ import GestureWire
         let config = "socket:\n  max_clients: 1000\n  max_clients_per_uid: 1000\n"
         let d = try DaemonProcess(["--replay", Self.ten, "--replay-loop", "--replay-delay", "0"], config: config)
         defer { _ = d.stop() }
+        // The socket is up before the replay's device (its 3 MB recording read, its pipe made).
+        #expect(d.waitForLog("stands in for"))
+        usleep(500_000)
         let baseline = LoadSocketTests.rssKilobytes(d.pid)
         let fdsBefore = LoadSocketTests.openFDs(d.pid)
         var rounds: [(with: Int, after: Int)] = []
@@ -117,10 +120,14 @@ import GestureWire
             usleep(6_000_000)                        // the 10-finger replay fills every queue
             let with = LoadSocketTests.rssKilobytes(d.pid)
             for fd in fds { close(fd) }
-            // The next round starts once the daemon has seen every one of these leave.
-            _ = LoadSocketTests.settleFDs(d.pid, to: fdsBefore)
-            usleep(300_000)
-            rounds.append((with, LoadSocketTests.rssKilobytes(d.pid)))
+            // The next round starts once the daemon has seen every one of these leave; their
+            // memory goes back in the wakeup that drops the last of them.
+            var settled = fdsBefore + 300
+            for _ in 0..<4 where settled > fdsBefore { settled = LoadSocketTests.settleFDs(d.pid, to: fdsBefore) }
+            #expect(settled <= fdsBefore, "the daemon still holds \(settled - fdsBefore) of the clients that left")
+            var after = LoadSocketTests.rssKilobytes(d.pid)
+            for _ in 0..<50 where after - baseline >= 6 * 1024 { usleep(100_000); after = LoadSocketTests.rssKilobytes(d.pid) }
+            rounds.append((with, after))
         }
         // What docs/CONFIG.md promises per client: 64 KiB of queued lines, a send batch of 16 KiB
         // (its buffer may double to 32 KiB) and a partial request line: at most 150 KiB. When they
