@@ -102,10 +102,13 @@ public final class DeviceSession {
         let r = source.read()
         resyncs += r.resyncCount
         if let x = exclusive {
-            // Event by event: a gesture claims its sequence before the gate sees the frame that made it.
+            // Event by event, the gate first: a frame it forwards reaches the clone before
+            // recognition runs on it, so the compositor's pointer waits for nothing but the read.
+            // A gesture recognized on that frame then claims its sequence (held frames dropped,
+            // forwarded contacts ended neutrally).
             for e in r.events {
-                pipeline.feed(e) { o in if case .gesture(let g) = o { x.gesture(g) }; emit(o) }
                 x.feed(e)
+                pipeline.feed(e) { o in if case .gesture(let g) = o { x.gesture(g) }; emit(o) }
             }
             if x.finished { exclusive = nil }
         } else {

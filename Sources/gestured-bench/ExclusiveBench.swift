@@ -57,7 +57,7 @@ private let boundCounts: Set<Int> = [3, 4]
 private func makeGate(_ d: DeviceDescription, hold: Duration = DeviceSettings.defaultExclusiveHold) -> ExclusiveGate {
     let slots = Int((d.absInfo[AbsCode.mtSlot]?.maximum ?? 0) + 1)
     let codes = Set(d.codes[EventType.abs] ?? []).filter { EvdevState.slotCodes.contains($0) }.union([AbsCode.mtToolType])
-    let end: ExclusiveGate.NeutralEnd = d.kind == .touchscreen ? .palm : .lift(after: .milliseconds(200))
+    let end = ExclusiveGate.NeutralEnd.for(d)
     var gate = ExclusiveGate(settings: .init(boundFingerCounts: boundCounts, hold: hold,
                                                             landing: DeviceSettings.defaultExclusiveLanding, neutralEnd: end, codes: codes,
                                              unitsPerMillimeter: d.unitsPerMillimeter),
@@ -70,7 +70,8 @@ private func makeGate(_ d: DeviceDescription, hold: Duration = DeviceSettings.de
 
 private struct ExclusiveTally { var delays: [Double] = [], holds: [Double] = [], claims = 0, late = 0 }
 
-/// The daemon's order: the pipeline sees each event first (a swipe it recognizes claims), then the gate.
+/// The daemon's order: the gate takes each event first (a frame it forwards is written before
+/// recognition runs), then the pipeline, whose recognized swipe claims the sequence.
 private func simulateExclusive(_ device: DeviceDescription, _ events: [InputEvent], hold: Duration = DeviceSettings.defaultExclusiveHold,
                                into tally: inout ExclusiveTally) {
     var pipeline = GesturePipeline(device: device)
@@ -84,6 +85,8 @@ private func simulateExclusive(_ device: DeviceDescription, _ events: [InputEven
     }
     for e in events {
         while let d = gate.nextDeadline, d <= e.time { gate.advance(to: d, &out); collect(at: d) }
+        gate.feed(e, &out)
+        collect(at: e.time)
         pipeline.feed(e) { o in
             guard case .gesture(let g) = o, g.kind == .swipe, boundCounts.contains(g.fingers) else { return }
             let before = gate.claims
@@ -93,8 +96,6 @@ private func simulateExclusive(_ device: DeviceDescription, _ events: [InputEven
                 if let h = gate.lastClaimHeld { tally.holds.append(Double(h.totalMicroseconds) / 1000) } else { tally.late += 1 }
             }
         }
-        collect(at: e.time)
-        gate.feed(e, &out)
         collect(at: e.time)
     }
     let end = (events.last?.time ?? .zero) + .seconds(5)

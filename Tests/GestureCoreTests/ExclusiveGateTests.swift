@@ -1,4 +1,5 @@
 import GestureCore
+import GestureTestSupport
 import Testing
 
 /// The exclusive device's gate: what reaches the clone for held, claimed and unbound sequences.
@@ -330,5 +331,22 @@ import Testing
         let firstSyn = d.firstIndex(where: \.isSynReport)!
         #expect(d[..<firstSyn].contains { $0.code == AbsCode.mtTrackingId && $0.value == -1 })
         #expect(a.applying(d) == b)
+    }
+
+    /// A claimed contact ends as a palm wherever libinput reads the tool type (touchscreens, built-in
+    /// touchpads), else it stands still past the tap timeout: libinput's palm detection by
+    /// ABS_MT_TOOL_TYPE is off on external (USB, Bluetooth) touchpads.
+    @Test func neutralEnd_palmWhereLibinputHonoursTheToolType() {
+        var pad = ScenarioDevices.touchpad(), screen = ScenarioDevices.touchscreen()
+        for (bus, name) in [(UInt16(0x18), "I2C"), (0x11, "PS/2"), (0x1d, "RMI"), (0x06, "virtual")] {
+            pad.bustype = bus
+            #expect(ExclusiveGate.NeutralEnd.for(pad) == .palm, "\(name) touchpad")
+        }
+        for bus: UInt16 in [0x03, 0x05] {
+            pad.bustype = bus
+            #expect(ExclusiveGate.NeutralEnd.for(pad) == .lift(after: .milliseconds(200)), "bus \(bus) touchpad")
+            screen.bustype = bus
+            #expect(ExclusiveGate.NeutralEnd.for(screen) == .palm, "bus \(bus) touchscreen")
+        }
     }
 }

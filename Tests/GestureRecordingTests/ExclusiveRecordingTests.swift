@@ -3,7 +3,7 @@ import GestureRecording
 import Testing
 
 /// The exclusive gate (GestureCore/Exclusive) on the real 3- and 4-finger swipes in Tests/Fixtures,
-/// fed as the daemon feeds it (the pipeline first, a bound swipe claims, then the gate), with 3- and
+/// fed as the daemon feeds it (the gate first, then the pipeline, whose bound swipe claims), with 3- and
 /// 4-finger swipes bound and the default hold, landing and landing travel. What the person did comes
 /// from the recordings' names (Tests/Fixtures/RECORDINGS.md); what a compositor would see is what
 /// the gate wrote to the clone before the claim.
@@ -13,8 +13,10 @@ import Testing
         /// Per claim: the clone's contacts then, the largest count the clone had in that touch
         /// sequence, and the farthest any of them travelled on the clone (mm).
         var atClaim: [(contacts: Int, mostContacts: Int, travelMillimeters: Double)] = []
-        /// Clone contacts lifted younger than this after they landed on the clone (a tap risk).
+        /// Clone contacts lifted as fingers younger than this after they landed on the clone (a tap risk).
         var shortestCloneTouch: Duration?
+        /// Clone contacts that ended as palms (MT_TOOL_PALM before the lift: neither a tap nor a hold).
+        var palmEnds = 0
     }
 
     func run(_ name: String, hold: Duration = .milliseconds(200)) throws -> Seen {
@@ -22,7 +24,7 @@ import Testing
         let d = r.description
         let slots = Int((d.absInfo[AbsCode.mtSlot]?.maximum ?? 0) + 1)
         let codes = Set(d.codes[EventType.abs] ?? []).filter { EvdevState.slotCodes.contains($0) }.union([AbsCode.mtToolType])
-        let end: ExclusiveGate.NeutralEnd = d.kind == .touchscreen ? .palm : .lift(after: .milliseconds(200))
+        let end = ExclusiveGate.NeutralEnd.for(d)
         var gate = ExclusiveGate(settings: .init(boundFingerCounts: [3, 4], hold: hold, landing: .milliseconds(60),
                                                  neutralEnd: end, codes: codes, unitsPerMillimeter: d.unitsPerMillimeter),
                                  real: EvdevState(slotCount: slots), clone: EvdevState(slotCount: slots))
@@ -42,7 +44,8 @@ import Testing
                     let id = clone.value(slot: s, code: AbsCode.mtTrackingId), was = before.value(slot: s, code: AbsCode.mtTrackingId)
                     if was >= 0 && id != was, let t = landed[was] {
                         let age = now - t
-                        if seen.shortestCloneTouch.map({ age < $0 }) ?? true { seen.shortestCloneTouch = age }
+                        if before.value(slot: s, code: AbsCode.mtToolType) == MTToolType.palm { seen.palmEnds += 1 }
+                        else if seen.shortestCloneTouch.map({ age < $0 }) ?? true { seen.shortestCloneTouch = age }
                     }
                     guard id >= 0 else { continue }
                     if id != was { landed[id] = now; travel[id] = 0; continue }
@@ -57,6 +60,8 @@ import Testing
         }
         for e in r.events {
             while let t = gate.nextDeadline, t <= e.time { gate.advance(to: t, &out); collect(t) }
+            gate.feed(e, &out)
+            collect(e.time)
             pipeline.feed(e) { o in
                 guard case .gesture(let g) = o, g.kind == .swipe, [3, 4].contains(g.fingers),
                       g.phase != .ended, g.phase != .cancelled else { return }
@@ -69,8 +74,6 @@ import Testing
                 }
                 collect(g.time)
             }
-            gate.feed(e, &out)
-            collect(e.time)
         }
         let last = (r.events.last?.time ?? .zero) + .seconds(5)
         while let t = gate.nextDeadline, t <= last { gate.advance(to: t, &out); collect(t) }
@@ -79,9 +82,10 @@ import Testing
 
     /// A Synaptics clickpad's three-finger swipe down: its first finger drifts 1.42 mm in the 57 ms
     /// before the second lands (past the landing travel), so it reaches the clone; the second and
-    /// third are held (a bound count may follow), and at the claim the clone's one contact stops
-    /// and is lifted without a tap. What the compositor sees is that one finger's drift (libinput's
-    /// pointer travel for it: Tests/VM/exclusive.py), never a second finger (no scroll).
+    /// third are held (a bound count may follow), and at the claim the clone's one contact ends as
+    /// a palm (an I2C touchpad: built in, its libinput honours MT_TOOL_PALM): no tap, no hold
+    /// gesture. What the compositor sees is that one finger's drift (libinput's pointer travel for
+    /// it: Tests/VM/exclusive_lag.py), never a second finger (no scroll).
     @Test func touchpadThreeFingerSwipe_leaksOnlyTheFirstFingersDrift() throws {
         let seen = try run("touchpad-synaptics-dll0945-3finger-swipe-then-kernel-ghost-contacts__linux-input-list.evtest")
         try #require(seen.claims >= 1, "the 3-finger swipe was not claimed")
@@ -89,6 +93,7 @@ import Testing
         #expect(first.mostContacts <= 1, "the clone had \(first.mostContacts) contacts before the claim: a scroll could begin")
         #expect(first.travelMillimeters < 1.6, "the forwarded finger travelled \(first.travelMillimeters) mm before the claim")
         print("dll0945 3-finger swipe: at the claim the clone had \(first.contacts) contact(s), travelled \(first.travelMillimeters) mm")
+        #expect(seen.palmEnds >= 1, "the forwarded finger did not end as a palm")
         #expect((seen.shortestCloneTouch ?? .seconds(1)) >= .milliseconds(200), "a clone touch lifted after \(seen.shortestCloneTouch!): tap-to-click")
     }
 

@@ -31,6 +31,18 @@ public struct ExclusiveGate: Sendable {
         case palm
         /// Touchpads: still, then lifted when the contact is at least this old (past tap-to-click).
         case lift(after: Duration)
+
+        /// How a claimed sequence's forwarded contacts end on `d`'s clone. As a palm wherever the
+        /// compositor's libinput honours ABS_MT_TOOL_TYPE: touchscreens, and touchpads it counts
+        /// as built in (every bus but USB and Bluetooth), whose palm detection reads the tool type;
+        /// a palm is neither a tap nor a hold gesture. libinput ignores the tool type on external
+        /// touchpads, so theirs stand still and lift once past its tap timeout (180 ms): no tap,
+        /// though libinput may begin its hold gesture meanwhile.
+        public static func `for`(_ d: DeviceDescription) -> NeutralEnd {
+            let usb: UInt16 = 0x03, bluetooth: UInt16 = 0x05
+            if d.kind == .touchscreen || (d.bustype != usb && d.bustype != bluetooth) { return .palm }
+            return .lift(after: .milliseconds(200))
+        }
     }
 
     /// How far a held contact may move from where it was when the landing hold began (or where it

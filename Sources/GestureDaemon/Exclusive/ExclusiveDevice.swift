@@ -29,7 +29,8 @@ final class ExclusiveDevice {
             throw DaemonError("exclusive needs a multi-touch device with slots (protocol B); \(evdev.path) has none, it stays shared")
         }
         let c: CloneDevice
-        do { c = try CloneDevice(of: d, addPalmTool: d.kind == .touchscreen) } catch {
+        let end = ExclusiveGate.NeutralEnd.for(d)
+        do { c = try CloneDevice(of: d, addPalmTool: end == .palm) } catch {
             throw DaemonError("cannot make its clone: \(error.description); it stays shared")
         }
         self.evdev = evdev
@@ -37,7 +38,6 @@ final class ExclusiveDevice {
         clone = c
         claims = ClaimRule(bindings: bindings, device: d)
         let codes = Set(c.description.codes[EventType.abs] ?? []).filter { EvdevState.slotCodes.contains($0) }
-        let end: ExclusiveGate.NeutralEnd = d.kind == .touchscreen ? .palm : .lift(after: .milliseconds(200))
         gate = ExclusiveGate(settings: .init(boundFingerCounts: claims.fingerCounts, hold: hold, landing: landing, neutralEnd: end, codes: codes,
                                              unitsPerMillimeter: d.unitsPerMillimeter),
                              real: real, clone: c.initialState(slotCount: real.slotCount))
