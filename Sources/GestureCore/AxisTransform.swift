@@ -210,22 +210,21 @@ public struct AxisTransform: Hashable, Sendable {
 
     /// A device's state at open as the transformed device would report it: slot positions and
     /// the single-touch axes move like their events. `device` is the *original* description.
-    public func apply(_ state: SlotDecoder.InitialState, device: DeviceDescription) -> SlotDecoder.InitialState {
+    public func apply(_ state: EvdevState, device: DeviceDescription) -> EvdevState {
         guard !isIdentity else { return state }
         func moved(_ code: UInt16, _ value: Int32) -> InputEvent {
             apply(InputEvent(time: .zero, type: EventType.abs, code: code, value: value), device: device)
         }
         var out = state
-        for (i, slot) in state.slots.enumerated() {
-            for e in [moved(AbsCode.mtPositionX, slot.x), moved(AbsCode.mtPositionY, slot.y)] {
-                if e.code == AbsCode.mtPositionX { out.slots[i].x = e.value } else { out.slots[i].y = e.value }
+        for s in 0..<state.slotCount {
+            for e in [moved(AbsCode.mtPositionX, state.value(slot: s, code: AbsCode.mtPositionX)),
+                      moved(AbsCode.mtPositionY, state.value(slot: s, code: AbsCode.mtPositionY))] {
+                out.set(slot: s, code: e.code, e.value)
             }
         }
-        out.absValues = [:]
-        for (code, value) in state.absValues {
-            let e = code == AbsCode.x || code == AbsCode.y ? moved(code, value)
-                : InputEvent(time: .zero, type: EventType.abs, code: code, value: value)
-            out.absValues[e.code] = e.value
+        for code in [AbsCode.x, AbsCode.y] { out.removeAxis(code) }
+        for code in [AbsCode.x, AbsCode.y] {
+            if let v = state.axes[code] { let e = moved(code, v); out.setAxis(e.code, e.value) }
         }
         return out
     }

@@ -55,14 +55,14 @@ public struct GesturePipeline: Sendable {
                 thresholds: Thresholds? = nil,
                 boundKinds: Set<GestureKind> = Set(GestureKind.all),
                 doubleTapFingerCounts: Set<Int> = Set(1...5), swipeDirections: Int = 4,
-                initialState: SlotDecoder.InitialState = .empty) {
+                initialState: EvdevState? = nil) {
         original = device
         givenThresholds = thresholds
         self.transform = transform
         transformIsIdentity = transform.isIdentity
         let decoded = transform.apply(to: device)
         self.device = decoded
-        decoder = SlotDecoder(device: decoded, initialState: transform.apply(initialState, device: device))
+        decoder = SlotDecoder(device: decoded, initialState: initialState.map { transform.apply($0, device: device) })
         arena = RecognizerArena(device: decoded, thresholds: thresholds ?? .defaults(for: decoded),
                                 boundKinds: boundKinds, doubleTapFingerCounts: doubleTapFingerCounts,
                                 swipeDirections: swipeDirections)

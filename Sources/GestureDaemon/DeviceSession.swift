@@ -1,6 +1,7 @@
 import GestureConfig
 import GestureCore
 import GestureWire
+import LinuxInput
 
 /// One device in the daemon: its source and its `GesturePipeline` (axis transform → decoder →
 /// arena, the same code `gestured replay` runs), in the source's CLOCK_MONOTONIC time.
@@ -40,7 +41,7 @@ public final class DeviceSession {
         self.orientation = orientation
         pipeline = GesturePipeline(device: source.description, transform: orientation.transform, thresholds: plan.thresholds,
                                    boundKinds: plan.recognizedKinds, doubleTapFingerCounts: plan.doubleTapFingerCounts,
-                                   initialState: source.initialState)
+                                   initialState: source.stateAtOpen)
         self.wire = Self.wireDevice(id: id, node: source.node, pipeline.device, orientation)
     }
 
@@ -97,8 +98,12 @@ public final class DeviceSession {
     /// wakeup.
     private static func deadline(of p: inout GesturePipeline) -> Instant? { p.nextDeadline }
 
-    /// Reads what the source has and runs it through. Returns the source's status.
-    public func readAvailable(_ emit: (Output) -> Void) -> SourceRead {
+    /// What a read of the source came to, for the caller to act on: how it ended, and how many
+    /// SYN_DROPPED resyncs it met (its events went through the pipeline).
+    public typealias ReadOutcome = (status: DeviceRead.Status, resyncs: Int)
+
+    /// Reads what the source has and runs it through.
+    public func readAvailable(_ emit: (Output) -> Void) -> ReadOutcome {
         let r = source.read()
         resyncs += r.resyncCount
         if let x = exclusive {
@@ -116,19 +121,19 @@ public final class DeviceSession {
         }
         if pendingOrientation != nil { orientationMayHaveChanged() }
         if pendingPlan != nil { takePendingPlanIfIdle() }
-        return SourceRead(events: [], resyncCount: r.resyncCount, status: r.status)
+        return (r.status, r.resyncCount)
     }
 
     /// The timer found a deadline due: first what the source already queued, since those events
     /// carry kernel timestamps that may precede the deadline (a second tap's touch-down just before
     /// the double-tap wait ends) and firing the deadline first would decide without them; then
     /// every deadline up to `now()`, read after the source (nothing queued is older than it).
-    /// Returns the source's read, for the caller to act on its status.
-    public func deadlineDue(now: () -> Instant, _ emit: (Output) -> Void) -> SourceRead {
+    /// Returns the read's outcome, for the caller to act on its status.
+    public func deadlineDue(now: () -> Instant, _ emit: (Output) -> Void) -> ReadOutcome {
         let r = readAvailable(emit)
         switch r.status {
         case .drained, .more: advance(to: now(), emit)
-        case .ended, .gone, .failed: break
+        case .ended, .deviceGone, .failed: break
         }
         return r
     }

@@ -3,80 +3,32 @@ import GestureRecording
 import LinuxInput
 import LinuxSystem
 
-/// How one read of a device source ended.
-public enum SourceStatus: Hashable, Sendable {
-    /// Everything available was read.
-    case drained
-    /// More is queued; the fd stays readable.
-    case more
-    /// A replayed recording ended (the writer closed the pipe).
-    case ended
-    /// The device was unplugged (ENODEV).
-    case gone
-    case failed(String)
-}
-
-/// One batch of events from a source.
-public struct SourceRead: Sendable {
-    public var events: [InputEvent]
-    public var resyncCount: Int
-    public var status: SourceStatus
-    public init(events: [InputEvent], resyncCount: Int = 0, status: SourceStatus) {
-        self.events = events; self.resyncCount = resyncCount; self.status = status
-    }
-}
-
-/// Where a `DeviceSession` gets its events: a real evdev node (`EvdevSource`) or a pipe fed from a
-/// recording or a test (`PipeDeviceSource`). Either way: an fd for the event loop, and batches of
-/// `InputEvent` with CLOCK_MONOTONIC timestamps.
+/// Where a `DeviceSession` gets its events: a real evdev node (`EvdevDevice` itself) or a pipe
+/// fed from a recording or a test (`PipeDeviceSource`). Either way: an fd for the event loop, and
+/// batches of `InputEvent` with CLOCK_MONOTONIC timestamps as one `DeviceRead`.
 public protocol DeviceSource: AnyObject {
     /// Readable when events are waiting. Owned by the source.
     var fd: FileDescriptor { get }
     /// /dev/input/eventN, or `replay:FILE` for a recording.
     var node: String { get }
     var description: DeviceDescription { get }
-    /// Touches already down when it was opened (ignored by the decoder until they lift).
-    var initialState: SlotDecoder.InitialState { get }
+    /// The device's state when it was opened (touches already down are ignored by the decoder
+    /// until they lift); nil for a stream that starts with nothing down.
+    var stateAtOpen: EvdevState? { get }
+    /// The real device behind it, which exclusive mode grabs; nil for a pipe.
+    var realDevice: EvdevDevice? { get }
     /// Reads what is available without blocking.
-    func read() -> SourceRead
+    func read() -> DeviceRead
     /// Releases the fd. Called once, after the loop stopped watching it.
     func close()
 }
 
-/// A real device through LinuxInput (libevdev).
-public final class EvdevSource: DeviceSource {
-    public let node: String
-    public let description: DeviceDescription
-    public let initialState: SlotDecoder.InitialState
-    public let fd: FileDescriptor
-    private var holder: EvdevDevice?
-
-    public init(path: String) throws(InputError) {
-        let d = try EvdevDevice(path: path)
-        holder = d
-        node = path; description = d.description; fd = FileDescriptor(rawValue: d.fd)
-        // The whole state libevdev had at open: slots with their real tracking ids, the current
-        // slot, keys held (BTN_TOUCH, BTN_TOOL_*), single-touch axes.
-        initialState = d.initialState
-    }
-
-    public func read() -> SourceRead {
-        guard let d = holder else { return SourceRead(events: [], status: .ended) }
-        let r = d.readAvailable()
-        let status: SourceStatus
-        switch r.status {
-        case .drained: status = .drained
-        case .more: status = .more
-        case .deviceGone: status = .gone
-        case .failed(let e): status = .failed(e.description)
-        }
-        return SourceRead(events: r.events, resyncCount: r.resyncCount, status: status)
-    }
-
-    /// The open device (nil once closed): an exclusive session grabs it.
-    public var evdev: EvdevDevice? { holder }
-
-    public func close() { holder = nil }
+/// A real device is its own source (LinuxInput, libevdev).
+extension EvdevDevice: DeviceSource {
+    public var node: String { path }
+    public var stateAtOpen: EvdevState? { initialState }
+    public var realDevice: EvdevDevice? { self }
+    public func read() -> DeviceRead { readAvailable() }
 }
 
 /// The write end of a `PipeDeviceSource`: anything (a replay thread, a test, the benchmark) can
@@ -105,9 +57,11 @@ public final class PipeDeviceSource: DeviceSource {
     static let recordSize = 16
     public let node: String
     public let description: DeviceDescription
-    public let initialState = SlotDecoder.InitialState.empty
+    public let stateAtOpen: EvdevState? = nil
+    public var realDevice: EvdevDevice? { nil }
     public let fd: FileDescriptor
-    public let writer: PipeEventWriter
+    /// The write end, when this source made the pipe.
+    public let writer: PipeEventWriter?
     private var pending: [UInt8] = []
     /// One read buffer for the source's life (zero-filling 64 KB per read cost more than the rest
     /// of a replayed frame).
@@ -116,12 +70,18 @@ public final class PipeDeviceSource: DeviceSource {
     private var events: [InputEvent] = []
     private var closed = false
 
-    public init(description: DeviceDescription, node: String) {
+    public convenience init(description: DeviceDescription, node: String) {
         let pipe: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
         do { pipe = try FileDescriptor.pipe() } catch { preconditionFailure("pipe2 failed: \(error)") }
-        pipe.readEnd.setNonBlocking()
-        fd = pipe.readEnd
-        writer = PipeEventWriter(fd: pipe.writeEnd)
+        self.init(description: description, node: node, reading: pipe.readEnd, writer: PipeEventWriter(fd: pipe.writeEnd))
+    }
+
+    /// A source reading records another process writes into `fd` (the benchmark's daemon child
+    /// reads its standard input); `writer` is nil.
+    public init(description: DeviceDescription, node: String, reading fd: FileDescriptor, writer: PipeEventWriter? = nil) {
+        fd.setNonBlocking()
+        self.fd = fd
+        self.writer = writer
         self.description = description
         self.node = node
     }
@@ -133,8 +93,8 @@ public final class PipeDeviceSource: DeviceSource {
         withUnsafeBytes(of: e.value.littleEndian) { b.append(contentsOf: $0) }
     }
 
-    public func read() -> SourceRead {
-        var status = SourceStatus.drained
+    public func read() -> DeviceRead {
+        var status = DeviceRead.Status.drained
         var total = 0
         while true {
             let received = buffer.withUnsafeMutableBytes { raw in
@@ -147,7 +107,7 @@ public final class PipeDeviceSource: DeviceSource {
                 if total >= 1 << 20 { status = .more; break }
                 continue
             case .failure(.wouldBlock): break
-            case .failure(let error): status = .failed("read: \(error)")
+            case .failure(let error): status = .failed(InputError(operation: "read", path: node, error: error))
             }
             break
         }
@@ -168,7 +128,7 @@ public final class PipeDeviceSource: DeviceSource {
         }
         pending.removeFirst(count * Self.recordSize)
         self.events = events
-        return SourceRead(events: events, status: status)
+        return DeviceRead(events: events, status: status)
     }
 
     public func close() {

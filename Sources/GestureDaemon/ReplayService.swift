@@ -37,7 +37,7 @@ public final class ReplayService: DaemonService {
                 throw DaemonError(error.description)
             }
             let source = PipeDeviceSource(description: recording.description, node: "replay:\(path)")
-            pending.append((recording, source.writer))
+            pending.append((recording, source.writer!))
             daemon.add(source)
             daemon.log.info("replay: \(path) stands in for a \(recording.description.kind) (\(recording.events.count) events)")
         }

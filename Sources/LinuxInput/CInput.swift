@@ -59,39 +59,6 @@ enum CInput {
     }
 
     /// Slots whose ABS_MT_TRACKING_ID is ≥ 0 right now.
-    static func evdevActiveSlots(_ dev: OpaquePointer) -> Set<Int> {
-        let n = libevdev_get_num_slots(dev)
-        guard n > 0 else { return [] }
-        var active = Set<Int>()
-        for s in 0..<UInt32(n) where libevdev_get_slot_value(dev, s, UInt32(AbsCode.mtTrackingId)) >= 0 {
-            active.insert(Int(s))
-        }
-        return active
-    }
-    /// The device's state at open, as the decoder wants it: current slot, per-slot values, keys
-    /// held, single-touch axis values.
-    static func evdevInitialState(_ dev: OpaquePointer, _ d: DeviceDescription) -> SlotDecoder.InitialState {
-        var state = SlotDecoder.InitialState()
-        let n = libevdev_get_num_slots(dev)
-        if n > 0 {
-            state.currentSlot = Int(libevdev_get_current_slot(dev))
-            for s in 0..<UInt32(n) {
-                func v(_ code: UInt16) -> Int32 { libevdev_get_slot_value(dev, s, UInt32(code)) }
-                state.slots.append(SlotDecoder.SlotValues(
-                    trackingId: v(AbsCode.mtTrackingId), x: v(AbsCode.mtPositionX), y: v(AbsCode.mtPositionY),
-                    pressure: v(AbsCode.mtPressure), touchMajor: v(AbsCode.mtTouchMajor),
-                    toolType: d.hasAxis(AbsCode.mtToolType) ? v(AbsCode.mtToolType) : MTToolType.finger))
-            }
-        }
-        for key in d.keys where libevdev_get_event_value(dev, UInt32(EventType.key), UInt32(key)) != 0 {
-            state.keysDown.insert(key)
-        }
-        for axis in [AbsCode.x, AbsCode.y, AbsCode.pressure] where d.hasAxis(axis) {
-            state.absValues[axis] = libevdev_get_event_value(dev, UInt32(EventType.abs), UInt32(axis))
-        }
-        return state
-    }
-
     /// The device's state now, from a libevdev handle made for the purpose on `fd` (its ioctls read
     /// every axis, MT slot and key; the handle is freed before returning). Slots only for a
     /// protocol-B device. EvdevDevice uses it after SYN_DROPPED: its own handle never sees the
@@ -105,7 +72,8 @@ enum CInput {
         }
     }
 
-    /// The whole state a libevdev handle holds (no slots on a device without protocol-B slots).
+    /// The whole state a libevdev handle holds (no slots on a device without protocol-B slots):
+    /// at open, the state the decoder starts from; on a fresh handle, the state now.
     static func evdevState(_ dev: OpaquePointer, _ d: DeviceDescription) -> EvdevState {
         let n = Int(max(0, libevdev_get_num_slots(dev)))
         var state = EvdevState(slotCount: n)

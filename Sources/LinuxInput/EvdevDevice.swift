@@ -11,15 +11,15 @@ public final class EvdevDevice {
     /// The node it was opened from, e.g. /dev/input/event5.
     public let path: String
     /// The non-blocking fd, for epoll/Dispatch. Owned by this object: do not close it.
-    public let fd: Int32
+    public let fd: FileDescriptor
+    private var descriptor: Int32 { fd.rawValue }
+    private var closed = false
     /// Name, ids, properties, codes per type and absinfo, as libevdev reports them at open.
     public let description: DeviceDescription
-    /// Protocol-B slots that already had a contact (tracking id ≥ 0) when the device was opened:
-    /// the decoder ignores those touches until they lift.
-    public let activeSlotsAtOpen: Set<Int>
-    /// The whole state at open (slots, keys held, single-touch axes) for
-    /// `SlotDecoder(device:initialState:)`, so touches already down are ignored until they lift.
-    public let initialState: SlotDecoder.InitialState
+    /// The whole state at open (slots with their tracking ids, the current slot, keys held, the
+    /// other axes), as libevdev read it, for `SlotDecoder(device:initialState:)`: touches already
+    /// down are ignored until they lift.
+    public let initialState: EvdevState
     /// The kernel's `phys` of the device (VirtualDeviceMark tells gestured's own devices by it).
     public let phys: String?
 
@@ -52,11 +52,10 @@ public final class EvdevDevice {
             throw InputError(operation: "libevdev_set_clock_id(CLOCK_MONOTONIC)", path: path, error: SystemError(negated: rc))
         }
         self.path = path
-        self.fd = fd
+        self.fd = FileDescriptor(rawValue: fd)
         self.handle = handle
         self.description = CInput.evdevDescription(handle)
-        self.activeSlotsAtOpen = CInput.evdevActiveSlots(handle)
-        self.initialState = CInput.evdevInitialState(handle, description)
+        self.initialState = CInput.evdevState(handle, description)
         self.phys = CInput.evdevPhys(handle)
     }
 
@@ -66,7 +65,7 @@ public final class EvdevDevice {
     public func currentState() throws(InputError) -> EvdevState? {
         guard description.slotCount > 0 else { return nil }
         let second: Int32
-        switch CInput.openReadOnly("/proc/self/fd/\(fd)") {
+        switch CInput.openReadOnly("/proc/self/fd/\(descriptor)") {
         case .success(let opened): second = opened
         case .failure(let e): throw InputError(operation: "open", path: path, error: e)
         }
@@ -80,44 +79,29 @@ public final class EvdevDevice {
     /// Takes the device for this fd alone (EVIOCGRAB): nobody else reads it until `ungrab()` or
     /// the fd closes (also when the process dies). EBUSY: another process holds it.
     public func grab() throws(InputError) {
+        guard !closed else { throw InputError(operation: "EVIOCGRAB", path: path, error: .noDevice) }
         let rc = CInput.evdevGrab(handle, true)
         guard rc == 0 else { throw InputError(operation: "EVIOCGRAB", path: path, error: SystemError(negated: rc)) }
     }
 
-    public func ungrab() { _ = CInput.evdevGrab(handle, false) }
+    public func ungrab() { if !closed { _ = CInput.evdevGrab(handle, false) } }
 
-    deinit {
+    /// Frees the libevdev handle and closes the fd (a grab goes with it); reads then end `.ended`.
+    public func close() {
+        guard !closed else { return }
+        closed = true
         CInput.evdevFree(handle)
-        CInput.close(fd)
+        CInput.close(descriptor)
     }
 
-    /// How a read ended.
-    public enum ReadStatus: Hashable, Sendable {
-        /// Everything queued was read (EAGAIN, or a read(2) that did not fill the buffer).
-        case drained
-        /// `maximumEvents` were read and more may be queued; the fd stays readable.
-        case more
-        /// ENODEV: the device was unplugged. Close it; the session is over.
-        case deviceGone
-        /// Any other read error.
-        case failed(InputError)
-    }
-
-    /// What one `readAvailable()` produced.
-    public struct ReadResult: Sendable {
-        /// Events in kernel order. After a SYN_DROPPED, the device's whole state follows it as
-        /// events ending with a SYN_REPORT (`appendStateEvents`; the decoder resynchronizes on them).
-        public var events: [InputEvent]
-        /// How many SYN_DROPPED resyncs happened during this read.
-        public var resyncCount: Int
-        public var status: ReadStatus
-    }
+    deinit { close() }
 
     /// Reads struct input_event records straight from the fd, `EvdevReadBuffer.capacity` a read(2),
     /// until a read does not fill the buffer (the kernel had nothing more: no read only to get
     /// EAGAIN; the fd is level-triggered and wakes the loop again) or `maximumEvents` (`.more`).
     /// A SYN_DROPPED is passed through, followed by the device's state (`resync`).
-    public func readAvailable(maximumEvents: Int = 16_384) -> ReadResult {
+    public func readAvailable(maximumEvents: Int = 16_384) -> DeviceRead {
+        guard !closed else { return DeviceRead(events: [], status: .ended) }
         // The array of the last read is reused once the caller has let go of it (no allocation
         // per wakeup); a frame of 10 touches is about 50 events.
         var events: [InputEvent] = []
@@ -129,26 +113,26 @@ public final class EvdevDevice {
         var first = true
         while first || events.count < maximumEvents {
             let start = first ? 0 : events.count
-            let result = raw.read(fd, appendingTo: &events, replacing: first)
+            let result = raw.read(descriptor, appendingTo: &events, replacing: first)
             first = false
             switch result {
             case .failure(.wouldBlock):
-                return ReadResult(events: events, resyncCount: resyncs, status: .drained)
+                return DeviceRead(events: events, resyncCount: resyncs, status: .drained)
             case .failure(let e):
-                return ReadResult(events: events, resyncCount: resyncs, status: failure("read", e))
+                return DeviceRead(events: events, resyncCount: resyncs, status: failure("read", e))
             case .success(let count):
                 if let dropped = events[start...].firstIndex(where: { $0.type == EventType.syn && $0.code == SynCode.dropped }) {
                     resyncs += 1
                     events.removeSubrange((dropped + 1)...)
                     let status = resync(after: events[dropped], into: &events)
-                    return ReadResult(events: events, resyncCount: resyncs, status: status)
+                    return DeviceRead(events: events, resyncCount: resyncs, status: status)
                 }
                 if count < CInput.EvdevReadBuffer.capacity {
-                    return ReadResult(events: events, resyncCount: resyncs, status: .drained)
+                    return DeviceRead(events: events, resyncCount: resyncs, status: .drained)
                 }
             }
         }
-        return ReadResult(events: events, resyncCount: resyncs, status: .more)
+        return DeviceRead(events: events, resyncCount: resyncs, status: .more)
     }
 
     /// Read(2)s a resync may drop before it queries the state (as libevdev's drain: 8 kernel
@@ -161,13 +145,13 @@ public final class EvdevDevice {
     /// device's state is queried through a fresh libevdev handle on this fd and appended as
     /// `appendStateEvents`, stamped with the time of the last event read. `.drained` when the drain
     /// emptied the queue, `.more` when events kept coming (they are read as usual, after the state).
-    private func resync(after dropped: InputEvent, into events: inout [InputEvent]) -> ReadStatus {
+    private func resync(after dropped: InputEvent, into events: inout [InputEvent]) -> DeviceRead.Status {
         var time = dropped.time
         var stale: [InputEvent] = []
-        var status = ReadStatus.more
+        var status = DeviceRead.Status.more
         draining: for _ in 0..<Self.drainReads {
             stale.removeAll(keepingCapacity: true)
-            switch raw.read(fd, appendingTo: &stale) {
+            switch raw.read(descriptor, appendingTo: &stale) {
             case .success(let count):
                 if let last = stale.last { time = last.time }
                 if count < CInput.EvdevReadBuffer.capacity { status = .drained; break draining }
@@ -175,7 +159,7 @@ public final class EvdevDevice {
             case .failure(let e): return failure("read", e)
             }
         }
-        switch CInput.evdevQueryState(fd: fd, description) {
+        switch CInput.evdevQueryState(fd: descriptor, description) {
         case .success(let state):
             Self.appendStateEvents(state, of: description, at: time, to: &events)
             return status
@@ -184,7 +168,7 @@ public final class EvdevDevice {
         }
     }
 
-    private func failure(_ operation: String, _ e: SystemError) -> ReadStatus {
+    private func failure(_ operation: String, _ e: SystemError) -> DeviceRead.Status {
         let error = InputError(operation: operation, path: path, error: e)
         return error.isUnplugged ? .deviceGone : .failed(error)
     }

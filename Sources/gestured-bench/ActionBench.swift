@@ -37,7 +37,7 @@ func benchActions(quick: Bool) {
         actions.receive(.gesture(event, device))
         var seen = false
         while !seen && nowNanoseconds() - start < 1_000_000_000 {
-            _ = try? Poll.wait(for: FileDescriptor(rawValue: reader.fd), .readable, timeoutMilliseconds: 100)
+            _ = try? Poll.wait(for: reader.fd, .readable, timeoutMilliseconds: 100)
             seen = reader.readAvailable().events.contains { $0.type == EventType.key && $0.value == 1 }
         }
         guard seen else { unavailable("key_event_ms_p50", "no key event arrived within 1 s"); return }

@@ -7,48 +7,6 @@ import GestureCore
 import GestureDaemon
 import LinuxSystem
 
-/// A device source reading PipeDeviceSource records from an inherited fd (the child's stdin).
-final class InheritedPipeSource: DeviceSource {
-    let fd: FileDescriptor
-    let node = "bench:stdin"
-    let description: DeviceDescription
-    let initialState = SlotDecoder.InitialState.empty
-    private var pending: [UInt8] = []
-    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-
-    init(fd: FileDescriptor, description: DeviceDescription) {
-        self.fd = fd
-        self.description = description
-        fd.setNonBlocking()
-    }
-
-    func read() -> SourceRead {
-        var status = SourceStatus.drained
-        while let n = try? buffer.withUnsafeMutableBytes({ try fd.read(into: $0) }) {
-            if n == 0 { status = .ended; break }
-            pending.append(contentsOf: buffer[0..<n])
-            if pending.count > 1 << 20 { status = .more; break }
-        }
-        let count = pending.count / 16
-        var events: [InputEvent] = []
-        events.reserveCapacity(count)
-        pending.withUnsafeBytes { raw in
-            for i in 0..<count {
-                let o = i * 16
-                events.append(InputEvent(
-                    time: Instant(microseconds: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: o, as: Int64.self))),
-                    type: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 8, as: UInt16.self)),
-                    code: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 10, as: UInt16.self)),
-                    value: Int32(littleEndian: raw.loadUnaligned(fromByteOffset: o + 12, as: Int32.self))))
-            }
-        }
-        pending.removeFirst(count * 16)
-        return SourceRead(events: events, status: status)
-    }
-
-    func close() { fd.close() }
-}
-
 /// The child side: runs until SIGTERM.
 func serveMain(socketPath: String, configPath: String) -> Int32 {
     var options = DaemonOptions()
@@ -59,7 +17,7 @@ func serveMain(socketPath: String, configPath: String) -> Int32 {
     do { daemon = try Daemon(options: options) } catch {
         note("daemon: \(error.description)"); return 1
     }
-    daemon.add(InheritedPipeSource(fd: .standardInput, description: syntheticDevice))
+    daemon.add(PipeDeviceSource(description: syntheticDevice, node: "bench:stdin", reading: .standardInput))
     return daemon.run()
 }
 

@@ -42,7 +42,7 @@ import LinuxSystem
                     let dev = try EvdevDevice(path: d.node)
                     devices[d.node] = dev
                     pipelines[d.node] = GesturePipeline(device: dev.description, initialState: dev.initialState)
-                    let slots = dev.activeSlotsAtOpen.sorted().map(String.init).joined(separator: ",")
+                    let slots = dev.initialState.activeSlots.map(String.init).joined(separator: ",")
                     say("added \(d.node) \(d.kind) slots=\(dev.description.slotCount) active=[\(slots)] protocol=\(dev.description.contactProtocol.rawValue) name=\(dev.description.name)")
                 } catch {
                     say("open-failed \(d.node) \(error)")
@@ -64,7 +64,7 @@ import LinuxSystem
     while true {
         let nodes = devices.keys.sorted()
         var fds = [Poll.Entry(FileDescriptor(rawValue: monitor.fd), .readable)]
-            + nodes.map { Poll.Entry(FileDescriptor(rawValue: devices[$0]!.fd), .readable) }
+            + nodes.map { Poll.Entry(devices[$0]!.fd, .readable) }
         let deadline = pipelines.values.compactMap(\.nextDeadline).min()
         let timeout: Int32 = deadline.map { Int32(clamping: max(0, ($0 - MonotonicClock.now()).totalMicroseconds / 1000 + 1)) } ?? -1
         do { try Poll.wait(&fds, timeoutMilliseconds: timeout) } catch {
@@ -83,6 +83,7 @@ import LinuxSystem
             switch r.status {
             case .drained: status = "drained"
             case .more: status = "more"
+            case .ended: status = "ended"
             case .deviceGone: status = "gone"
             case .failed(let e): status = "failed(\(e))"
             }

@@ -83,7 +83,7 @@ private func recordEvents(_ evdev: EvdevDevice, to fd: FileDescriptor, seconds: 
             timeoutMs = Int32(clamping: max(1, (left.totalMicroseconds + 999) / 1000))
         }
         // EINTR, an error or a timeout: look at the clock again.
-        var entries = [Poll.Entry(FileDescriptor(rawValue: evdev.fd), .readable), Poll.Entry(signals?.descriptor ?? Poll.skipped, .readable)]
+        var entries = [Poll.Entry(evdev.fd, .readable), Poll.Entry(signals?.descriptor ?? Poll.skipped, .readable)]
         guard let n = try? Poll.wait(&entries, timeoutMilliseconds: timeoutMs), n > 0 else { continue }
         if signals?.next() != nil {
             eprint("gestured record: stopped; the recording is complete")
@@ -100,7 +100,7 @@ private func recordEvents(_ evdev: EvdevDevice, to fd: FileDescriptor, seconds: 
         guard writeRecording(fd, text) else { return 1 }
         switch result.status {
         case .drained, .more: continue
-        case .deviceGone:
+        case .deviceGone, .ended:
             eprint("gestured record: the device was unplugged; the recording is complete")
             return 0
         case .failed(let error):

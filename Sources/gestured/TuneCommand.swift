@@ -127,7 +127,7 @@ private func tuneLive(_ wanted: String?, gestures: [GestureKind], repetitions: I
         eprint("gestured tune: \(k.rawValue), \(repetitions) times on \(TextEscaping.escaped(evdev.description.name)), lifting every finger between them")
         var collector = SequenceCollector()
         while collector.sequences.count < count {
-            guard let ready = try? Poll.wait(for: FileDescriptor(rawValue: evdev.fd), .readable, timeoutMilliseconds: -1), !ready.isEmpty else { continue }
+            guard let ready = try? Poll.wait(for: evdev.fd, .readable, timeoutMilliseconds: -1), !ready.isEmpty else { continue }
             let result = evdev.readAvailable()
             pipeline.feed(contentsOf: result.events) { if case .frame(let f) = $0 { collector.add(f) } }
             if case .deviceGone = result.status { eprint("gestured tune: the device was unplugged"); return nil }

@@ -12,7 +12,7 @@ struct Feed {
     var frames: [TouchFrame] = []
     var ms: Int64 = 0
 
-    init(_ device: DeviceDescription, initialState: SlotDecoder.InitialState = .empty) {
+    init(_ device: DeviceDescription, initialState: EvdevState? = nil) {
         decoder = SlotDecoder(device: device, initialState: initialState)
     }
 
@@ -213,11 +213,11 @@ extension TouchFrame {
     }
 
     @Test func touchesDownAtOpen_areIgnoredUntilTheyLift() {
-        let state = SlotDecoder.InitialState(
-            currentSlot: 1,
-            slots: [SlotDecoder.SlotValues(trackingId: -1),
-                    SlotDecoder.SlotValues(trackingId: 33, x: 400, y: 100)],
-            keysDown: [KeyCode.btnTouch])
+        var state = EvdevState(slotCount: 2)
+        state.set(slot: 1, code: AbsCode.mtTrackingId, 33)
+        state.set(slot: 1, code: AbsCode.mtPositionX, 400); state.set(slot: 1, code: AbsCode.mtPositionY, 100)
+        state.setCurrentSlot(1)
+        state.setKey(KeyCode.btnTouch, 1)
         var f = Feed(TestDevices.screen, initialState: state)
         f.abs(AbsCode.mtPositionX, 450)          // current slot is 1 (from the state)
         let a = f.syn()
@@ -358,7 +358,7 @@ extension TouchFrame {
     }
 
     @Test func contactsDownAtOpen_areIgnoredUntilAllLift() {
-        var f = Feed(TestDevices.anonymous, initialState: .init(keysDown: [KeyCode.btnTouch]))
+        var f = Feed(TestDevices.anonymous, initialState: .keysDown([KeyCode.btnTouch]))
         f.pos(100, 100); f.mtReport()
         #expect(f.syn().touches.isEmpty)
         f.mtReport()
@@ -386,12 +386,21 @@ extension TouchFrame {
     }
 
     @Test func downAtOpen_ignoredUntilLift() {
-        var f = Feed(TestDevices.single, initialState: .init(keysDown: [KeyCode.btnTouch]))
+        var f = Feed(TestDevices.single, initialState: .keysDown([KeyCode.btnTouch]))
         f.abs(AbsCode.x, 300)
         #expect(f.syn().touches.isEmpty)
         f.key(KeyCode.btnTouch, false)
         #expect(f.syn().touches.isEmpty)
         f.key(KeyCode.btnTouch, true)
         #expect(f.syn().phases() == [.began])
+    }
+}
+
+private extension EvdevState {
+    /// No slots, these keys held: a protocol-A or single-touch device touched at open.
+    static func keysDown(_ keys: [UInt16]) -> EvdevState {
+        var s = EvdevState(slotCount: 0)
+        for k in keys { s.setKey(k, 1) }
+        return s
     }
 }

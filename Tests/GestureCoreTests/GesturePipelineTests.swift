@@ -61,13 +61,14 @@ import Testing
     /// The state at open is in the device's own units; a rotated device gets it rotated too.
     @Test func initialState_isTransformedWithTheEvents() {
         let t = AxisTransform(rotationDegrees: 90)
-        var state = SlotDecoder.InitialState()
-        state.slots = [SlotDecoder.SlotValues(trackingId: 4, x: 200, y: 50)]
+        var state = EvdevState(slotCount: 1)
+        state.set(slot: 0, code: AbsCode.mtTrackingId, 4)
+        state.set(slot: 0, code: AbsCode.mtPositionX, 200); state.set(slot: 0, code: AbsCode.mtPositionY, 50)
         let moved = t.apply(state, device: TestDevices.screen)
         let x = t.apply(ev(0, EventType.abs, AbsCode.mtPositionX, 200), device: TestDevices.screen)
         let y = t.apply(ev(0, EventType.abs, AbsCode.mtPositionY, 50), device: TestDevices.screen)
         #expect(x.code == AbsCode.mtPositionY && y.code == AbsCode.mtPositionX)
-        #expect(moved.slots[0].x == y.value && moved.slots[0].y == x.value)
-        #expect(moved.slots[0].trackingId == 4)
+        #expect(moved.value(slot: 0, code: AbsCode.mtPositionX) == y.value && moved.value(slot: 0, code: AbsCode.mtPositionY) == x.value)
+        #expect(moved.value(slot: 0, code: AbsCode.mtTrackingId) == 4)
     }
 }

@@ -1,6 +1,7 @@
 import GestureCore
 import GestureDaemon
 import GestureTestSupport
+import LinuxInput
 import LinuxSystem
 import Testing
 
@@ -14,7 +15,8 @@ import Testing
     final class QueuedSource: DeviceSource {
         let node = "test:queued"
         let description = TestDevices.screen
-        let initialState = SlotDecoder.InitialState.empty
+        let stateAtOpen: EvdevState? = nil
+        var realDevice: EvdevDevice? { nil }
         let fd: FileDescriptor
         private let writeEnd: FileDescriptor
         var batches: [[InputEvent]]
@@ -26,10 +28,10 @@ import Testing
             self.batches = batches
         }
 
-        func read() -> SourceRead {
+        func read() -> DeviceRead {
             reads += 1
-            guard !batches.isEmpty else { return SourceRead(events: [], status: .drained) }
-            return SourceRead(events: batches.removeFirst(), status: .drained)
+            guard !batches.isEmpty else { return DeviceRead(events: [], status: .drained) }
+            return DeviceRead(events: batches.removeFirst(), status: .drained)
         }
 
         func close() { try? fd.close(); try? writeEnd.close() }

@@ -392,7 +392,7 @@ def linuxinput_twenty_hotplug_cycles_leak_no_fd():
 
 @test
 def linuxinput_touch_down_at_open():
-    """EvdevDevice.activeSlotsAtOpen: a contact already down when the device is opened is reported."""
+    """EvdevDevice.initialState: a contact already down when the device is opened is reported."""
     ts = Device(TOUCHSCREEN)
     try:
         settle()

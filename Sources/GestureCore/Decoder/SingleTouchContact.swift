@@ -10,19 +10,18 @@ struct SingleTouchContact: Sendable {
     private var touchId = 0
     private var suppressed = false
 
-    init(device: DeviceDescription, scale: AxisScale, initialState: SlotDecoder.InitialState) {
+    init(device: DeviceDescription, scale: AxisScale, initialState: EvdevState) {
         self.scale = scale
         usesToolFinger = !device.hasKey(KeyCode.btnTouch)
-        x = scale.clampX(initialState.absValues[AbsCode.x] ?? scale.xMin)
-        y = scale.clampY(initialState.absValues[AbsCode.y] ?? scale.yMin)
-        pressure = initialState.absValues[AbsCode.pressure] ?? 0
+        x = scale.clampX(initialState.axes[AbsCode.x] ?? scale.xMin)
+        y = scale.clampY(initialState.axes[AbsCode.y] ?? scale.yMin)
+        pressure = initialState.axes[AbsCode.pressure] ?? 0
         if device.contactProtocol == .singleTouch {
-            suppressed = usesToolFinger ? initialState.keysDown.contains(KeyCode.btnToolFinger)
-                : initialState.keysDown.contains(KeyCode.btnTouch)
+            suppressed = initialState.keys[usesToolFinger ? KeyCode.btnToolFinger : KeyCode.btnTouch] != nil
         }
     }
 
-    /// ABS_X, ABS_Y and ABS_PRESSURE now, in `InitialState`'s form.
+    /// ABS_X, ABS_Y and ABS_PRESSURE now (`EvdevState.axes`' form).
     var absValues: [UInt16: Int32] { [AbsCode.x: x, AbsCode.y: y, AbsCode.pressure: pressure] }
 
     mutating func abs(code: UInt16, value: Int32) {

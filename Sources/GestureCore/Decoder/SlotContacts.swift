@@ -28,7 +28,7 @@ struct SlotContacts: Sendable {
     /// id, lowered to just past the last one held as each frame is assembled.
     private var occupiedBound = 0
 
-    init(device: DeviceDescription, scale: AxisScale, initialState: SlotDecoder.InitialState) {
+    init(device: DeviceDescription, scale: AxisScale, initialState: EvdevState) {
         self.scale = scale
         deviceName = TextEscaping.escaped(device.name)
         // A position never sent is the axis minimum (the top-left), never outside the surface.
@@ -37,20 +37,29 @@ struct SlotContacts: Sendable {
         slots = Array(repeating: fresh, count: device.contactProtocol == .slots ? Swift.max(1, device.slotCount) : 0)
         currentSlot = initialState.currentSlot
         currentSlotValid = currentSlot >= 0 && currentSlot < slots.count
-        for (i, v) in initialState.slots.enumerated() where i < slots.count {
-            slots[i].trackingId = v.trackingId
-            slots[i].x = scale.clampX(v.x); slots[i].y = scale.clampY(v.y); slots[i].pressure = v.pressure
-            slots[i].major = v.touchMajor; slots[i].tool = v.toolType
-            slots[i].suppressed = v.trackingId >= 0
-            if v.trackingId >= 0 { occupiedBound = i + 1 }
+        for i in 0..<Swift.min(initialState.slotCount, slots.count) {
+            func v(_ code: UInt16) -> Int32 { initialState.value(slot: i, code: code) }
+            let id = v(AbsCode.mtTrackingId)
+            slots[i].trackingId = id
+            slots[i].x = scale.clampX(v(AbsCode.mtPositionX)); slots[i].y = scale.clampY(v(AbsCode.mtPositionY))
+            slots[i].pressure = v(AbsCode.mtPressure); slots[i].major = v(AbsCode.mtTouchMajor); slots[i].tool = v(AbsCode.mtToolType)
+            slots[i].suppressed = id >= 0
+            if id >= 0 { occupiedBound = i + 1 }
         }
     }
 
-    /// The slots' values and the current slot now, in `InitialState`'s form (a rebuilt decoder
+    /// The slots' values and the current slot now, as the device's state (a rebuilt decoder
     /// starts from them: the kernel sends only values that changed).
-    var state: (currentSlot: Int, slots: [SlotDecoder.SlotValues]) {
-        (currentSlot, slots.map { SlotDecoder.SlotValues(trackingId: $0.trackingId, x: $0.x, y: $0.y, pressure: $0.pressure,
-                                                         touchMajor: $0.major, toolType: $0.tool) })
+    var state: EvdevState {
+        var s = EvdevState(slotCount: slots.count)
+        for (i, slot) in slots.enumerated() {
+            s.set(slot: i, code: AbsCode.mtTrackingId, slot.trackingId)
+            s.set(slot: i, code: AbsCode.mtPositionX, slot.x); s.set(slot: i, code: AbsCode.mtPositionY, slot.y)
+            s.set(slot: i, code: AbsCode.mtPressure, slot.pressure); s.set(slot: i, code: AbsCode.mtTouchMajor, slot.major)
+            s.set(slot: i, code: AbsCode.mtToolType, slot.tool)
+        }
+        s.setCurrentSlot(currentSlot)
+        return s
     }
 
     mutating func abs(code: UInt16, value: Int32, _ ctx: inout DecoderContext) {

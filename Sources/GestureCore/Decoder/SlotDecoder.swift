@@ -17,50 +17,13 @@
 ///   libevdev's LIBEVDEV_READ_FLAG_SYNC delivers); that SYN_REPORT yields one `.resynchronized` frame.
 /// - **Out-of-range values** are clamped to absinfo and reported as "kernel bug:" lines,
 ///   rate-limited per axis (one line per 10 s of device time, with a count of the suppressed ones).
-/// - **Touches down at open** (given through `InitialState`) are ignored until they lift.
+/// - **Touches down at open** (given as the device's `EvdevState` then) are ignored until they lift.
 ///
 /// The contact protocols are decoded by `SlotContacts` (B), `AnonymousContacts` (A) and
 /// `SingleTouchContact` over one `AxisScale`: positions are millimetres from the top-left (axis
 /// minimum) using the device's `unitsPerMillimeter`. Touch ids are unique and never reused within one decoder. An ended or
 /// cancelled touch appears exactly once. The per-event path works on fixed arrays only.
 public struct SlotDecoder: Sendable {
-    /// The state of one protocol-B slot as libevdev reports it at open (libevdev_get_slot_value).
-    public struct SlotValues: Hashable, Sendable {
-        public var trackingId: Int32
-        public var x: Int32
-        public var y: Int32
-        public var pressure: Int32
-        public var touchMajor: Int32
-        public var toolType: Int32
-        public init(trackingId: Int32 = -1, x: Int32 = 0, y: Int32 = 0, pressure: Int32 = 0,
-                    touchMajor: Int32 = 0, toolType: Int32 = MTToolType.finger) {
-            self.trackingId = trackingId; self.x = x; self.y = y; self.pressure = pressure
-            self.touchMajor = touchMajor; self.toolType = toolType
-        }
-    }
-
-    /// What the device looked like when it was opened. Touches already down are ignored until they
-    /// lift. A recording starts from `.empty`.
-    public struct InitialState: Hashable, Sendable {
-        /// The slot the device's events refer to until the first ABS_MT_SLOT (ABS_MT_SLOT's value).
-        public var currentSlot: Int
-        /// Per-slot values, index = slot. Missing slots are free.
-        public var slots: [SlotValues]
-        /// Keys held at open (BTN_TOUCH, BTN_TOOL_*…).
-        public var keysDown: Set<UInt16>
-        /// Current values of the single-touch axes (ABS_X, ABS_Y, ABS_PRESSURE) at open.
-        public var absValues: [UInt16: Int32]
-
-        public init(currentSlot: Int = 0, slots: [SlotValues] = [], keysDown: Set<UInt16> = [],
-                    absValues: [UInt16: Int32] = [:]) {
-            self.currentSlot = currentSlot; self.slots = slots; self.keysDown = keysDown
-            self.absValues = absValues
-        }
-
-        /// Nothing down, slot 0: the start of a recording.
-        public static let empty = InitialState()
-    }
-
     public let device: DeviceDescription
     public let contactProtocol: ContactProtocol
     public let isSemiMT: Bool
@@ -103,8 +66,10 @@ public struct SlotDecoder: Sendable {
 
     // MARK: - Init
 
-    /// A decoder for `device` starting from `initialState` (`.empty` for recordings).
-    public init(device: DeviceDescription, initialState: InitialState = .empty) {
+    /// A decoder for `device` starting from its state at open (nil: nothing down, slot 0, as a
+    /// recording starts).
+    public init(device: DeviceDescription, initialState: EvdevState? = nil) {
+        let initialState = initialState ?? EvdevState(slotCount: 0)
         self.device = device
         contactProtocol = device.contactProtocol
         isSemiMT = device.isSemiMT
@@ -123,10 +88,10 @@ public struct SlotDecoder: Sendable {
         hasTouchKey = device.hasKey(KeyCode.btnTouch)
         usesToolCounts = device.kind != .touchscreen
 
-        for (code, fingers) in KeyCode.fingerCountTools where initialState.keysDown.contains(code) {
+        for (code, fingers) in KeyCode.fingerCountTools where initialState.keys[code] != nil {
             ctx.toolMask |= 1 << UInt8(fingers - 1)
         }
-        ctx.touchKey = initialState.keysDown.contains(KeyCode.btnTouch)
+        ctx.touchKey = initialState.keys[KeyCode.btnTouch] != nil
         ctx.diagnostics = inverted
         ctx.leaving.reserveCapacity(8)
         slotContacts = SlotContacts(device: device, scale: scale, initialState: initialState)
@@ -142,10 +107,10 @@ public struct SlotDecoder: Sendable {
 
     /// The values the decoder holds now, as a state at open would give them (keys are left out:
     /// taken when nothing is down, to start a decoder for the same device in other axes).
-    public var currentState: InitialState {
-        let (slot, slots) = slotContacts.state
-        return InitialState(currentSlot: slot, slots: slots, keysDown: [],
-                            absValues: contactProtocol == .singleTouch ? singleContact.absValues : [:])
+    public var currentState: EvdevState {
+        var state = slotContacts.state
+        if contactProtocol == .singleTouch { for (code, v) in singleContact.absValues { state.setAxis(code, v) } }
+        return state
     }
 
     /// Feeds one event; returns the frame it completes (at SYN_REPORT), nil otherwise.

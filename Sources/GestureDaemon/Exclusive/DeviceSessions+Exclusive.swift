@@ -6,7 +6,7 @@ extension DeviceSessions {
     /// `exclusive: true` for a device just opened: its clone now, the grab once no finger is down.
     /// A device that cannot be exclusive stays shared (as without the setting), said in the log.
     func startExclusive(_ s: DeviceSession, settings: DeviceSettings) {
-        guard let evdev = (s.source as? EvdevSource)?.evdev else { return }
+        guard let evdev = s.source.realDevice else { return }
         do {
             let x = try ExclusiveDevice(evdev: evdev, hold: settings.exclusiveHold, landing: settings.exclusiveLanding, bindings: plan.config.bindings, log: log)
             if !x.finished { s.exclusive = x }
@@ -19,7 +19,7 @@ extension DeviceSessions {
     /// exclusive are released once no finger is down, the others take the new bindings and hold.
     func reconcileExclusive() {
         for s in sessions.values.sorted(by: { $0.id < $1.id }) {
-            guard s.source is EvdevSource else { continue }
+            guard s.source.realDevice != nil else { continue }
             let settings = plan.device(s.source.description).settings
             if let x = s.exclusive {
                 x.reconfigure(exclusive: settings.exclusive, hold: settings.exclusiveHold, landing: settings.exclusiveLanding,

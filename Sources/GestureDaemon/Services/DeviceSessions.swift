@@ -107,8 +107,8 @@ public final class DeviceSessions: DaemonService {
     }
 
     /// What a session's read says: a resync is logged; an ended, unplugged or failed source ends it.
-    private func handle(_ r: SourceRead, of s: DeviceSession) {
-        if r.resyncCount > 0 {
+    private func handle(_ r: DeviceSession.ReadOutcome, of s: DeviceSession) {
+        if r.resyncs > 0 {
             log.warning("kernel: SYN_DROPPED on \(s.wire.node) (events were lost; resynchronized, gestures in flight cancelled)")
         }
         switch r.status {
@@ -117,7 +117,7 @@ public final class DeviceSessions: DaemonService {
             s.finish { emit($0, from: s) }
             log.info("replay: \(s.wire.node) ended; the daemon stays up")
             end(s, reason: "replay ended")
-        case .gone: end(s, reason: "unplugged")
+        case .deviceGone: end(s, reason: "unplugged")
         case .failed(let e):
             log.warning("devices: \(s.wire.node): \(e); closing it")
             end(s, reason: "read failed")

@@ -4,7 +4,7 @@ import LinuxInput
 import LinuxSystem
 
 /// Real devices: udev (or inotify on /dev/input) reports nodes; each touch device the plan does
-/// not ignore is opened as an `EvdevSource` and handed to the sessions (exclusive ones get their
+/// not ignore is opened as an `EvdevDevice` and handed to the sessions (exclusive ones get their
 /// grab and clone there); removals end their session.
 final class DiscoveryService: DaemonService {
     let name = "discovery"
@@ -51,12 +51,12 @@ final class DiscoveryService: DaemonService {
     private func open(_ d: DiscoveredDevice) {
         // An open node again: udev changed it (a new calibration matrix or output).
         if let open = sessions.session(node: d.node) { return sessions.udevChanged(open, d) }
-        let source: EvdevSource
-        do { source = try EvdevSource(path: d.node) } catch {
+        let source: EvdevDevice
+        do { source = try EvdevDevice(path: d.node) } catch {
             log.warning("devices: cannot open \(d.node): \(error.description)")
             return
         }
-        if VirtualDeviceMark.isGestureds(phys: source.evdev?.phys) {
+        if VirtualDeviceMark.isGestureds(phys: source.phys) {
             // udev's view can be stale (a late event for a device already gone): the node opened
             // is what counts, and gestured never reads its own devices.
             log.info("devices: \(d.node) is \(VirtualDeviceMark.ignoredReason(source.description.name)); not opened")

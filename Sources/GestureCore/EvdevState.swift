@@ -1,5 +1,7 @@
 /// The state an evdev device holds, as a reader of its events knows it: the current slot, every
-/// slot's ABS_MT_* values, keys down and the other absolute axes. The kernel drops an event whose
+/// slot's ABS_MT_* values, keys down and the other absolute axes. The one model of a device's
+/// state: what libevdev reads at open (the decoder's start, touches already down hidden until
+/// they lift), after SYN_DROPPED, and what an exclusive device's gate knows. The kernel drops an event whose
 /// value equals what it holds, so two devices fed the same events only stay alike if they start
 /// alike: `ExclusiveGate` keeps one of these for the real device and one for its clone, and when
 /// they differ it writes `diff(to:)` instead of the kernel's frame.
@@ -28,6 +30,7 @@ public struct EvdevState: Hashable, Sendable {
     public mutating func set(slot: Int, code: UInt16, _ v: Int32) { slots[slot][Int(code - AbsCode.mtTouchMajor)] = v }
     public mutating func setKey(_ code: UInt16, _ v: Int32) { if v == 0 { keys[code] = nil } else { keys[code] = v } }
     public mutating func setAxis(_ code: UInt16, _ v: Int32) { axes[code] = v }
+    public mutating func removeAxis(_ code: UInt16) { axes[code] = nil }
     public mutating func setCurrentSlot(_ s: Int) { if s >= 0 && s < slots.count { currentSlot = s } }
 
     /// Slots with a contact (tracking id ≥ 0).
