@@ -43,19 +43,36 @@ public struct BindingPlan: Hashable, Sendable {
     /// What the plan asks of one device.
     public func device(_ d: DeviceDescription) -> DevicePlan {
         let s = config.settings(for: d)
-        return DevicePlan(settings: s, recognizedKinds: recognizedKinds, doubleTapFingerCounts: doubleTapFingerCounts,
-                          transform: AxisTransform(rotationDegrees: s.rotation, invertX: s.invertX, invertY: s.invertY))
+        var plan = DevicePlan(settings: s, recognizedKinds: recognizedKinds, doubleTapFingerCounts: doubleTapFingerCounts,
+                              transform: AxisTransform(rotationDegrees: s.rotation, invertX: s.invertX, invertY: s.invertY))
+        plan.claimBindings = config.bindings.filter { b in b.app == nil && (b.device.map { $0.matches(d) } ?? true) }
+        return plan
     }
 }
 
-/// One device's part of a `BindingPlan`: what to recognize with which thresholds, its axes, and
-/// whether it is ignored or exclusive (the exclusive claim rules come from `config.bindings`).
+/// One device's part of a `BindingPlan`: what to recognize with which thresholds, its axes,
+/// whether it is ignored or exclusive, and what an exclusive device claims.
 public struct DevicePlan: Hashable, Sendable {
     public var settings: DeviceSettings
     public var recognizedKinds: Set<GestureKind>
     public var doubleTapFingerCounts: Set<Int>
     public var transform: AxisTransform
+    /// The bindings whose gestures an exclusive device keeps from the compositor: the daemon's
+    /// own (`listen`'s, with `app:`, are the session's) that apply to this device.
+    public var claimBindings: [Binding] = []
     public var thresholds: Thresholds { settings.thresholds }
+
+    /// The finger counts `claimBindings` name (what the exclusive gate holds back while recognition decides).
+    public var claimFingerCounts: Set<Int> {
+        var counts = Set<Int>()
+        for b in claimBindings {
+            switch b.fingers {
+            case .any: counts.formUnion(1...5)
+            case .counts(let c): counts.formUnion(c)
+            }
+        }
+        return counts
+    }
 
     public init(settings: DeviceSettings, recognizedKinds: Set<GestureKind> = Set(GestureKind.all),
                 doubleTapFingerCounts: Set<Int> = Set(1...5), transform: AxisTransform = .identity) {

@@ -30,6 +30,23 @@ import Testing
         #expect(Config().settings(for: pad("x")).exclusiveLanding == .milliseconds(60))
     }
 
+    /// What an exclusive device claims comes from the plan: the daemon's bindings that apply to that
+    /// device, and the finger counts they name.
+    @Test func test_plan_claimBindings_areTheDaemonsBindingsForTheDevice() throws {
+        let c = try Config.parse("""
+        bindings:
+          - {gesture: swipe, fingers: 3, command: 'a'}
+          - {gesture: swipe, fingers: 4, device: {name: "Other*"}, command: 'b'}
+          - {gesture: tap, fingers: [2, 5], keys: "ctrl+c"}
+        """, file: "t")
+        let plan = BindingPlan(c)
+        let synaptics = plan.device(pad("Synaptics TM3053")), other = plan.device(pad("Other pad"))
+        #expect(synaptics.claimBindings.map(\.command) == ["a", ""])
+        #expect(synaptics.claimFingerCounts == [2, 3, 5])
+        #expect(other.claimBindings.map(\.command) == ["a", "b", ""])
+        #expect(other.claimFingerCounts == [2, 3, 4, 5])
+    }
+
     @Test func test_exclusiveNotABool_isAnErrorWithLineAndColumn() throws {
         var d: [ConfigDiagnostic] = []
         do { _ = try Config.parse("devices:\n  - match: {kind: touchpad}\n    exclusive: yes please\n", file: "t.yaml") }

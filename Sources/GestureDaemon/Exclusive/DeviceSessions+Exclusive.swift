@@ -8,7 +8,8 @@ extension DeviceSessions {
     func startExclusive(_ s: DeviceSession, settings: DeviceSettings) {
         guard let evdev = s.source.realDevice else { return }
         do {
-            let x = try ExclusiveDevice(evdev: evdev, hold: settings.exclusiveHold, landing: settings.exclusiveLanding, bindings: plan.config.bindings, log: log)
+            let x = try ExclusiveDevice(evdev: evdev, hold: settings.exclusiveHold, landing: settings.exclusiveLanding,
+                                        claims: plan.device(evdev.description), log: log)
             if !x.finished { s.exclusive = x }
         } catch {
             log.error("devices: \(s.source.node): exclusive: \(error.description)")
@@ -20,10 +21,11 @@ extension DeviceSessions {
     func reconcileExclusive() {
         for s in sessions.values.sorted(by: { $0.id < $1.id }) {
             guard s.source.realDevice != nil else { continue }
-            let settings = plan.device(s.source.description).settings
+            let device = plan.device(s.source.description)
+            let settings = device.settings
             if let x = s.exclusive {
                 x.reconfigure(exclusive: settings.exclusive, hold: settings.exclusiveHold, landing: settings.exclusiveLanding,
-                              bindings: plan.config.bindings)
+                              claims: device)
                 if x.finished { s.exclusive = nil }
             } else if settings.exclusive {
                 startExclusive(s, settings: settings)

@@ -19,7 +19,7 @@ final class ExclusiveDevice {
     private var actions: [ExclusiveGate.Action] = []
 
     /// Makes the clone; the grab follows as soon as no finger is down.
-    init(evdev: EvdevDevice, hold: Duration, landing: Duration, bindings: [Binding], log: Logger) throws(DaemonError) {
+    init(evdev: EvdevDevice, hold: Duration, landing: Duration, claims plan: DevicePlan, log: Logger) throws(DaemonError) {
         let d = evdev.description
         let state: EvdevState?
         do { state = try evdev.currentState() } catch {
@@ -36,7 +36,7 @@ final class ExclusiveDevice {
         self.evdev = evdev
         self.log = log
         clone = c
-        claims = ClaimRule(bindings: bindings, device: d)
+        claims = ClaimRule(plan)
         let codes = Set(c.description.codes[EventType.abs] ?? []).filter { EvdevState.slotCodes.contains($0) }
         gate = ExclusiveGate(settings: .init(boundFingerCounts: claims.fingerCounts, hold: hold, landing: landing, neutralEnd: end, codes: codes,
                                              unitsPerMillimeter: d.unitsPerMillimeter),
@@ -73,9 +73,9 @@ final class ExclusiveDevice {
     }
 
     /// A reload changed the config: new bindings and hold; `exclusive` off releases once all up.
-    func reconfigure(exclusive: Bool, hold: Duration, landing: Duration, bindings: [Binding]) {
+    func reconfigure(exclusive: Bool, hold: Duration, landing: Duration, claims plan: DevicePlan) {
         guard !finished else { return }
-        claims = ClaimRule(bindings: bindings, device: evdev.description)
+        claims = ClaimRule(plan)
         gate.settings = .init(boundFingerCounts: claims.fingerCounts, hold: hold, landing: landing, neutralEnd: gate.settings.neutralEnd,
                               codes: gate.settings.codes, unitsPerMillimeter: evdev.description.unitsPerMillimeter)
         if exclusive { gate.cancelRelease(&actions) } else {
@@ -130,24 +130,17 @@ final class ExclusiveDevice {
     }
 }
 
-/// Which gestures of one device are "bound" for `exclusive`: those of the daemon's config whose
-/// kind, finger count, device, direction and edge a binding names (phase aside: the first event of
-/// a gesture claims it). `listen` bindings (with `app:`) are the session's, not the daemon's.
+/// Which gestures of one device are "bound" for `exclusive`: those whose kind, finger count,
+/// direction and edge one of the plan's `claimBindings` names (phase aside: the first event of a
+/// gesture claims it).
 struct ClaimRule {
     let bindings: [Binding]
     let fingerCounts: Set<Int>
     private let matcher = BindingMatcher(bindings: [])
 
-    init(bindings all: [Binding], device: DeviceDescription) {
-        bindings = all.filter { b in b.app == nil && (b.device.map { $0.matches(device) } ?? true) }
-        var counts = Set<Int>()
-        for b in bindings {
-            switch b.fingers {
-            case .any: counts.formUnion(1...5)
-            case .counts(let c): counts.formUnion(c)
-            }
-        }
-        fingerCounts = counts
+    init(_ plan: DevicePlan) {
+        bindings = plan.claimBindings
+        fingerCounts = plan.claimFingerCounts
     }
 
     func claims(_ g: GestureEvent) -> Bool {
