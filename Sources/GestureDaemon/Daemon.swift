@@ -117,6 +117,7 @@ public final class Daemon {
             log.notice("no touch device found: waiting for one to be plugged in (none here? replay a recording instead: gestured run --replay FILE, e.g. Tests/Fixtures/*.evemu)")
         }
         notifier.ready(status: "\(sessions.devices.count) device(s), socket \(socket.path)")
+        handBackStartupMemory()
         loop.run()
         runner.stop()
         log.info("stopped")
@@ -151,6 +152,16 @@ public final class Daemon {
         log.level = Logger.Level(rawValue: new.log.level.rawValue) ?? .info
         log.info("reload: config \(new.file) in force")
         runner.apply(plan)
+        handBackStartupMemory()
+    }
+
+    /// Start-up and reload run code nothing else does (arguments, YAML, the config, udev's
+    /// enumeration) and free what they parsed: the code's pages are dropped from the resident set
+    /// once they are over (`CodePages.dropUnused`; they come back from the page cache if a reload
+    /// needs them again), and the allocator's free pages go back to the system.
+    private func handBackStartupMemory() {
+        CurrentProcess.returnFreeMemory()
+        log.debug("memory: \(CodePages.dropUnused()) kB of code pages handed back after start-up or reload")
     }
 
     /// Asks the loop to stop (from a handler on the loop's thread).

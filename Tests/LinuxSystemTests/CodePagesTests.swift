@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import LinuxSystem
+import Testing
+
+/// `CodePages`: which mappings a drop may touch, and a real drop in this process.
+@Suite struct CodePagesTests {
+    static let smaps = """
+    55d0c0000000-55d0c0400000 r-xp 00010000 08:01 1234 /usr/bin/gestured
+    Size:               4096 kB
+    Rss:                3200 kB
+    Anonymous:             0 kB
+    55d0c0400000-55d0c0500000 r--p 00410000 08:01 1234 /usr/bin/gestured
+    Rss:                 400 kB
+    Anonymous:             0 kB
+    7f0000000000-7f0000100000 r-xp 00028000 08:01 99 /usr/lib/x86_64-linux-gnu/libc.so.6
+    Rss:                 900 kB
+    Anonymous:             0 kB
+    7f0000200000-7f0000210000 r-xp 00000000 08:01 77 /opt/patched lib.so
+    Rss:                  64 kB
+    Anonymous:             8 kB
+    7ffc00000000-7ffc00002000 r-xp 00000000 00:00 0 [vdso]
+    Rss:                   4 kB
+    Anonymous:             0 kB
+    """
+
+    /// Only file-backed r-xp mappings; a mapping with pages of its own is reported with them (and
+    /// left alone by the drop); a path with a space is kept whole.
+    @Test func codeMappings_areTheFilesExecutableSegments() {
+        let m = CodePages.codeMappings(Self.smaps)
+        #expect(m.map(\.0.path) == ["/usr/bin/gestured", "/usr/lib/x86_64-linux-gnu/libc.so.6", "/opt/patched lib.so"])
+        #expect(m.map(\.rss) == [3200, 900, 64])
+        #expect(m.map(\.0.anonymousKilobytes) == [0, 0, 8])
+        #expect(m[0].0.start == 0x55d0c0000000 && m[0].0.end == 0x55d0c0400000)
+    }
+
+    private func codeRss() throws -> Int {
+        let text = String(decoding: try FileContents.bytes(of: "/proc/self/smaps", maximumBytes: 8 << 20), as: UTF8.self)
+        return CodePages.codeMappings(text).reduce(0) { $0 + $1.rss }
+    }
+
+    /// In this very process: the code's resident pages go, and the process runs on (they come
+    /// back from the page cache as it touches them).
+    @Test func dropUnused_shrinksTheResidentCode_andTheProcessRunsOn() throws {
+        let before = try codeRss()
+        let dropped = CodePages.dropUnused()
+        let after = try codeRss()
+        #expect(dropped > 0, "nothing dropped (code resident before: \(before) kB)")
+        #expect(after < before, "code resident \(before) kB before the drop, \(after) kB after")
+        // Code that ran before the drop runs again.
+        #expect(CodePages.codeMappings(Self.smaps).count == 3)
+    }
+}
