@@ -22,8 +22,8 @@
 ///   A rotate may take over a pan that turns 2 × `rotateMinimumAngle` within
 ///   its first 2 × `swipeMinimumDistance` of path.
 /// - **Tap first.** Motion gestures wait until the tap has failed (a finger strayed
-///   `tapMaximumExcursion`, or the tap timeout passed); the pan that then begins carries all the
-///   motion so far.
+///   `tapMaximumExcursion`, two or more fingers all went the pan slop the same way, or the tap
+///   timeout passed); the pan that then begins carries all the motion so far.
 /// - **Resting contacts, thumbs, palms** are dropped by the motion tracker (RestingContacts.swift);
 ///   motion gestures wait while a still contact may yet turn out to rest, and a finger lifting
 ///   before anything committed restarts the translation of the fingers left.
@@ -202,6 +202,7 @@ public struct RecognizerArena: Sendable {
             // thumb left behind by a short stroke must not pan by half the stroke).
             tracker.rebaseTranslation()
         }
+        if tap.state == .possible { tracker.measureSharedTravel() }
         let m = tracker.sample
         if !inSequence {
             guard m.fingers > 0 else { return }
@@ -327,7 +328,8 @@ public struct RecognizerArena: Sendable {
         let completed = tap.update(m, t)
         flushFirstTapIfSecondFailed(completed, at: m.time)
 
-        // Motion gestures wait for the tap to fail (its wobble must not start a pan), and once
+        // Motion gestures wait for the tap to fail (its wobble must not start a pan; fingers that
+        // all moved the pan slop together fail it in this frame, see TapRecognizer), and once
         // something has committed they only run with the finger count they committed with.
         // They also wait while a still contact may yet turn out to rest (RestingContacts.swift).
         let motionAllowed = tap.state != .possible && (committed == nil || m.fingers == sequenceFingers)

@@ -11,7 +11,8 @@ public struct Thresholds: Hashable, Sendable {
     /// A tap fails when a finger strays this far at any moment (it must also be back within
     /// `tapMaximumMovement` of where it landed when it lifts). Real taps wobble: the ALPS
     /// recordings roll 2.8 mm out and back within 70 ms. Until a tap has failed, pan, swipe,
-    /// pinch, rotate and edge swipe wait.
+    /// pinch, rotate and edge swipe wait (two or more fingers that all go the pan slop the same
+    /// way fail it sooner: see TapRecognizer).
     public var tapMaximumExcursion: Millimeters = 4
     public var tapMaximumMovement: Millimeters
     /// A contact this short (landing to lift) may end `tapQuickMaximumMovement` from where it
@@ -22,7 +23,8 @@ public struct Thresholds: Hashable, Sendable {
     /// A contact this short may also stray `tapQuickMaximumExcursion` instead of
     /// `tapMaximumExcursion` before it lifts: a quick tap's landing jitters (a 71 ms tap swings
     /// 4 mm out and back within 50 ms). Pans and swipes wait for the tap to fail, so this is
-    /// also how far a finger moves in its first `tapQuickDuration` before they begin.
+    /// also how far a finger moves in its first `tapQuickDuration` before they begin, unless
+    /// two or more fingers move together (TapRecognizer).
     public var tapQuickMaximumExcursion: Millimeters = 5
     // double tap
     public var doubleTapMaximumGap: Duration

@@ -124,6 +124,15 @@ private struct Explaining {
                 ["tap_maximum_excursion_mm"], passed: false)
             return false
         }
+        // As TapRecognizer: two or more fingers, each gone the pan's slop the same way.
+        if motion, let s = m.samples.first(where: { s in
+            let slop = t.panSlop(fingers: s.fingers)
+            return s.fingers >= 2 && s.fingers <= 5 && s.sharedTravel >= slop && s.distance >= slop && s.translationDominates
+        }) {
+            add(.tap, "all \(Words.fingers(s.fingers)) went \(Words.mm(s.sharedTravel)) mm or more \(Words.heading(s.totalX, s.totalY)) together, past pan_slop_mm \(Words.num(t.panSlop)) + pan_slop_per_extra_finger_mm \(Words.num(t.panSlopPerExtraFinger)) × \(s.fingers - 1) = \(Words.num(t.panSlop(fingers: s.fingers))): a pan, not a tap's wobble",
+                ["pan_slop_mm", "pan_slop_per_extra_finger_mm"], passed: false)
+            return false
+        }
         let quick = m.sequence.duration <= t.tapQuickDuration
         let limit = t.tapMaximumMovement(duration: m.sequence.duration)
         let key = quick && t.tapQuickMaximumMovement > t.tapMaximumMovement ? "tap_quick_maximum_movement_mm" : "tap_maximum_movement_mm"

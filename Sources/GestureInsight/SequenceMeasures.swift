@@ -21,6 +21,9 @@ public struct SequenceMeasures: Sendable {
         public var rotationArc: Millimeters
         /// The furthest any active contact is from where it landed, mm.
         public var maxTravel: Millimeters
+        /// As `MotionSample.sharedTravel`: the least any active contact has gone from where it
+        /// landed the way (totalX, totalY) points, mm.
+        public var sharedTravel: Millimeters = 0
         public var distance: Millimeters { GestureInsight.distance(totalX, totalY) }
         /// As `MotionSample.translationDominates`: one contact, or the translation at least twice
         /// the span change and the rotation arc.
@@ -66,20 +69,25 @@ public struct SequenceMeasures: Sendable {
                     }
                 }
             }
-            var span = 0.0, travel = 0.0
+            var span = 0.0, travel = 0.0, shared = Double.infinity
+            let length = GestureInsight.distance(tx, ty)
             if !f.ids.isEmpty {
                 let n = Double(f.ids.count)
                 let mx = f.xs.reduce(0, +) / n, my = f.ys.reduce(0, +) / n
                 for i in f.ids.indices {
                     span += GestureInsight.distance(f.xs[i] - mx, f.ys[i] - my)
-                    if let (lx, ly) = landing[f.ids[i]] { travel = Swift.max(travel, GestureInsight.distance(f.xs[i] - lx, f.ys[i] - ly)) }
+                    if let (lx, ly) = landing[f.ids[i]] {
+                        travel = Swift.max(travel, GestureInsight.distance(f.xs[i] - lx, f.ys[i] - ly))
+                        if length > 0 { shared = Swift.min(shared, ((f.xs[i] - lx) * tx + (f.ys[i] - ly) * ty) / length) }
+                    }
                 }
                 span = 2 * span / n
             }
             samples.append(Sample(time: f.time, fingers: f.fingers, totalX: tx, totalY: ty,
                                   spanChange: scale > 0 ? span - span / scale : 0, scale: scale,
                                   rotation: rotation * 180 / .pi, rotationArc: abs(rotation) * span / 2,
-                                  maxTravel: travel))
+                                  maxTravel: travel,
+                                  sharedTravel: f.ids.count >= 2 && shared.isFinite ? Swift.max(0, shared) : 0))
             prev = f
         }
     }

@@ -77,6 +77,25 @@ import Testing
         #expect(swipe.text.contains("of the 15 mm needed (swipe_minimum_distance_mm 15)"), "\(swipe.text)")
     }
 
+    @Test func test_threeFingersGoingOutAndBackTogether_areNoTap_wobblingApartAreOne() throws {
+        // Touchpad: each finger 3 mm right and back within 100 ms (a tap by the excursion), all
+        // the same way: past the 3-finger pan slop (2.5 mm), as the recognizer decides.
+        let device = ScenarioDevices.touchpad()
+        let out: (Int, Int) -> Double = { _, k in k <= 4 ? 0.75 * Double(k) : Swift.max(0, 3 - 0.6 * Double(k - 4)) }
+        let together = Self.sequences(Self.frames(ids: [1, 2, 3], steps: 10) { id, k in (15 * Double(id) + out(id, k), 35) })
+        let e = Explainer.explain(together, spans: [], thresholds: .defaults(for: device), device: device)
+        let tap = try #require(e.first?.verdicts.first { $0.kind == .tap })
+        #expect(tap.text == "all 3 fingers went 3 mm or more right together, past pan_slop_mm 1.5 + pan_slop_per_extra_finger_mm 0.5 × 2 = 2.5: a pan, not a tap's wobble", "\(tap.text)")
+        #expect(!tap.recognized && tap.keys == ["pan_slop_mm", "pan_slop_per_extra_finger_mm"])
+        // Each finger its own way, as far: a tap.
+        let apart = Self.sequences(Self.frames(ids: [1, 2, 3], steps: 10) { id, k in
+            (15 * Double(id) + (id == 2 ? 0 : (id == 1 ? -1 : 1) * out(id, k)), 35 + (id == 2 ? out(id, k) : 0))
+        })
+        let verdict = try #require(Explainer.explain(apart, spans: [], thresholds: .defaults(for: device), device: device)
+            .first?.verdicts.first { $0.kind == .tap })
+        #expect(verdict.text.hasPrefix("the contact lasted 100 ms, within tap_timeout_ms"), "\(verdict.text)")
+    }
+
     @Test func test_tuner_slowTaps_raiseTheTapTimeout_andNothingElse() throws {
         let device = ScenarioDevices.touchscreen()
         let seqs = Self.sequences(Self.frames(ids: [1], steps: 35) { _, _ in (100, 100) })   // 350 ms

@@ -34,6 +34,10 @@ struct MotionSample {
     var maxTouchTravel: Millimeters = 0
     /// Largest distance an active touch is from where it started in this frame, mm.
     var touchTravel: Millimeters = 0
+    /// How far every counted touch has moved the translation's way: the least of their
+    /// displacements from where they started, projected on (totalX, totalY), mm. Measured only
+    /// while a tap is possible (`MotionTracker.measureSharedTravel`), 0 otherwise.
+    var sharedTravel: Millimeters = 0
     /// Positions are a bounding box (INPUT_PROP_SEMI_MT).
     var semiMT = false
     /// A physical button of the surface is held (a click, not a tap).
@@ -189,6 +193,7 @@ struct MotionTracker {
         sample.time = frame.time
         sample.semiMT = semiMT
         sample.stepX = 0; sample.stepY = 0
+        sample.sharedTravel = 0
         // Jumps are judged on frames at most 30 ms apart (libinput: irregular frames say nothing).
         var jumpInterval = 0.0
         if let last = lastTime, !semiMT, rules.jumpDistance > 0 || rules.jumpIncrease > 0 {

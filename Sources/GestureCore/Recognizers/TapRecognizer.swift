@@ -3,7 +3,10 @@
 /// where it landed when it lifts (`tapQuickMaximumMovement` for a contact no longer than
 /// `tapQuickDuration`: quick taps roll as they lift) and never further than `tapMaximumExcursion`
 /// in between (real taps wobble; `tapQuickMaximumExcursion` while the contact is no longer than
-/// `tapQuickDuration`: a quick tap's landing jitters out and back). A contact during which a
+/// `tapQuickDuration`: a quick tap's landing jitters out and back). Two to five fingers that
+/// all go the pan's slop the same way (`MotionSample.sharedTravel`) are a pan under way, not a
+/// tap's wobble: the tap fails there, so a multi-finger pan or swipe begins at its slop instead
+/// of waiting for the excursion. A contact during which a
 /// physical button went down (a clickpad pressed, a touchpad button) is a click, never a tap,
 /// and a touch in which a contact turned out to be a palm is no tap either. On semi-MT pads with more than one
 /// finger the motion is not checked: the bounding box jumps as fingers land and lift. The finger count is the most fingers down at
@@ -15,8 +18,9 @@
 ///    ▲                                 │  │
 ///    │ all up, back within             │  └─ strayed > tapMaximumExcursion (or, while down
 ///    │ tapMaximumMovement (completed:  │     ≤ tapQuickDuration, > tapQuickMaximumExcursion),
-///    │ the arena emits a tap, or hands │     timeout after the last down, > 5 fingers, a button
-///    │ it to doubleTap when bound)     │     went down (a click), a palm, another gesture commits
+///    │ the arena emits a tap, or hands │     2+ fingers each gone panSlop(fingers) the same way,
+///    │ it to doubleTap when bound)     │     timeout after the last down, > 5 fingers, a button
+///    │                                 │     went down (a click), a palm, another gesture commits
 ///    │                                 ▼
 ///    │                              failed ◄── all up, but lifted > tapMaximumMovement away
 ///    │                                 │      (tapQuickMaximumMovement if down ≤ tapQuickDuration)
@@ -86,7 +90,8 @@ struct TapRecognizer {
         // it has lasted longer, the usual excursion holds for what it did before too.
         let excursion = t.tapMaximumExcursion(duration: m.time - firstDown)
         // A palm (a contact turning MT_TOOL_PALM or palm-sized while down) spoils the tap.
-        if (!ignoreMotion && m.maxTouchTravel > excursion) || maxFingers > 5 || m.time > lastDown + timeout
+        if (!ignoreMotion && (m.maxTouchTravel > excursion || movedTogether(m, t))) || maxFingers > 5
+            || m.time > lastDown + timeout
             || m.buttonDown || m.palmDetected {
             state = .failed
             if m.fingers == 0 { reset() }
@@ -102,7 +107,15 @@ struct TapRecognizer {
         return done
     }
 
-    /// How far from where it landed a contact of this duration may lift and still be a tap.
+    /// Two to five fingers, every one positioned, each gone the pan's slop the way they translate
+    /// together (dominant, as a pan needs): a pan or swipe under way, not a tap. A real
+    /// multi-finger tap's fingers wobble each their own way: the bcm5974 4-finger taps share
+    /// 0.5 mm at most, against 2–3.5 mm of slop.
+    private func movedTogether(_ m: MotionSample, _ t: Thresholds) -> Bool {
+        guard m.positioned >= 2, m.positioned == m.fingers else { return false }
+        let slop = t.panSlop(fingers: m.fingers)
+        return m.sharedTravel >= slop && m.totalDistance >= slop && m.translationDominates
+    }
 }
 
 extension EventSink {
