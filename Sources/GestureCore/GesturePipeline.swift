@@ -1,9 +1,11 @@
-/// One device's whole recognition path, the only place a decoder and an arena are put together:
+/// One device's whole recognition path:
 ///
 ///     raw events ─▶ AxisTransform ─▶ SlotDecoder ─▶ TouchFrame ─▶ RecognizerArena ─▶ GestureEvent
 ///
 /// Used alike by the daemon's device session, `gestured replay`, the kernel-suite helper, the
-/// benchmark, the fuzz targets and the tests. Time comes only from events and `advance(to:)`.
+/// benchmark, the fuzz targets and the tests; the benchmark's `decode` section also puts a
+/// `SlotDecoder` and a `RecognizerArena` together by hand, to time each stage apart. Time comes
+/// only from events and `advance(to:)`.
 ///
 /// Deadlines: `nextDeadline` is the earliest of the decoder's stuck-touch watchdog and the
 /// arena's waits (tap vs double tap, long press, finger-count debounce). One rule for all of
