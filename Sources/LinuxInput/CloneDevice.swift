@@ -33,6 +33,4 @@ public final class CloneDevice {
         }
         return s
     }
-
-    public func write(frames: [InputEvent]) throws(InputError) { try device.write(frames: frames) }
 }

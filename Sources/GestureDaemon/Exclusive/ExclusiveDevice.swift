@@ -103,7 +103,7 @@ final class ExclusiveDevice {
             let a = actions.removeFirst()
             switch a {
             case .write(let events):
-                do { try clone?.write(frames: events) } catch {
+                do { try clone?.device.write(frames: events) } catch {
                     log.warning("devices: \(evdev.path): exclusive: writing to the clone: \(error.description)")
                 }
             case .grab:
