@@ -28,6 +28,11 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
         .microseconds(a.microseconds - b.microseconds)
     }
 
+    /// The first instant after this one on the 1 µs clock: where a wait whose limit counts
+    /// ("within 180 ms" includes 180 ms itself) runs out, so its deadline fires after an event
+    /// stamped at the limit is decided, not before.
+    public var successor: Instant { Instant(microseconds: microseconds + 1) }
+
     /// The earlier of two optional deadlines (nil: none): the one helper every owner of several
     /// deadlines (pipeline, arena, session, daemon) folds them with.
     @inlinable @inline(__always)
