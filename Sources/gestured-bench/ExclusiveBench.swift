@@ -83,7 +83,7 @@ private func simulateExclusive(_ device: DeviceDescription, _ events: [InputEven
         out.removeAll()
     }
     for e in events {
-        while let d = gate.nextDeadline, d <= e.time { gate.advance(to: d, &out); collect(at: d) }
+        _ = Instant.fireDeadlines(upTo: e.time, next: { gate.nextDeadline }) { d in gate.advance(to: d, &out); collect(at: d) }
         pipeline.feed(e) { o in
             guard case .gesture(let g) = o, g.kind == .swipe, boundCounts.contains(g.fingers) else { return }
             let before = gate.claims
@@ -98,7 +98,7 @@ private func simulateExclusive(_ device: DeviceDescription, _ events: [InputEven
         collect(at: e.time)
     }
     let end = (events.last?.time ?? .zero) + .seconds(5)
-    while let d = gate.nextDeadline, d <= end { gate.advance(to: d, &out); collect(at: d) }
+    _ = Instant.fireDeadlines(upTo: end, next: { gate.nextDeadline }) { d in gate.advance(to: d, &out); collect(at: d) }
 }
 
 private func listDirectory(_ path: String) -> [String] {
