@@ -153,24 +153,25 @@ public struct GesturePipeline: Sendable {
         return p
     }
 
-    /// Fires every deadline at or before `now`, each at its own instant, in time order.
+    /// Fires every deadline at or before `now`, each at its own instant, in time order: the one
+    /// firing loop (`Instant.fireDeadlines`) over the arena's waits and the decoder's watchdog,
+    /// the arena's first on a tie. Each pass leaves the deadline it fired cleared or later: the
+    /// arena checks its own (`RecognizerArena.fireDeadline`), and the watchdog looks once per
+    /// quiet spell. A stuck-touch frame may arm an arena wait at `due` (a 0 ms threshold), which
+    /// the next pass fires.
     public mutating func advance(to now: Instant, _ emit: (Output) -> Void) {
-        var fired = 0
         defer { deadline = earliestDeadline }
-        while let due = earliestDeadline, due <= now {
-            fired += 1
-            if fired > 1000 {
-                emit(.diagnostic("gestured bug: pipeline: deadline \(due) does not clear"))
-                break
-            }
+        let fired = Instant.fireDeadlines(upTo: now, next: { earliestDeadline }) { due in
             if let a = arena.nextDeadline, a <= due {
-                arena.advance(to: a) { emit(.gesture($0)) }
-            } else if let stuck = decoder.checkStuckTouches(at: due) {
-                deliver(stuck, emit)
+                arena.fireDeadline(at: a) { emit(.gesture($0)) }
+                return
             }
+            let stuck = decoder.checkStuckTouches(at: due)
+            precondition(decoder.nextDeadline == nil, "gestured bug: pipeline: the stuck-touch watchdog at \(due) is still due")
+            if let stuck { deliver(stuck, emit) }
         }
         // Diagnostics of events not yet completed into a frame wait for that frame.
-        if fired > 0 { drain(emit) }
+        if fired { drain(emit) }
         if pendingTransform != nil { takePendingTransformIfIdle() }
     }
 

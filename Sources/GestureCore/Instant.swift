@@ -28,6 +28,11 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
         .microseconds(a.microseconds - b.microseconds)
     }
 
+    /// The first instant after this one on the 1 µs clock: where a wait whose limit counts
+    /// ("within 180 ms" includes 180 ms itself) runs out, so its deadline fires after an event
+    /// stamped at the limit is decided, not before.
+    public var successor: Instant { Instant(microseconds: microseconds + 1) }
+
     /// The earlier of two optional deadlines (nil: none): the one helper every owner of several
     /// deadlines (pipeline, arena, session, daemon) folds them with.
     @inlinable @inline(__always)
@@ -35,6 +40,37 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
         guard let a else { return b }
         guard let b else { return a }
         return a.microseconds <= b.microseconds ? a : b
+    }
+
+    /// The earliest of any number of optional deadlines (nil when none is set), folded with
+    /// `earliest(_:_:)`: for owners of a list of them (hook children, a command's devices).
+    @inlinable
+    public static func earliest<S: Sequence>(_ deadlines: S) -> Instant? where S.Element == Instant? {
+        var e: Instant?
+        for d in deadlines { e = earliest(e, d) }
+        return e
+    }
+
+    /// The one loop that fires deadlines (the arena's, the pipeline's): while the earliest one,
+    /// `next()`, is at or before `now`, `fire` it at its own instant. Deadlines so fire in time
+    /// order, each at the time it names, and the caller's later work (a frame at `now`) sees
+    /// them all fired. Returns whether anything fired.
+    ///
+    /// The invariant that makes it end, which every `fire` keeps: the deadline that fired at `d`
+    /// is cleared or moved strictly later than `d`. Firing may arm another deadline at `d`
+    /// itself (a threshold of 0 ms), which fires in the next pass; it never arms one before `d`.
+    /// Owners check the first half where they fire (`RecognizerArena.fireDeadline`,
+    /// `GesturePipeline.advance`); the second is checked here. Both are preconditions: a broken
+    /// one is a gestured bug that stops the process loudly instead of spinning or being capped.
+    @inlinable @inline(__always)
+    public static func fireDeadlines(upTo now: Instant, next: () -> Instant?, _ fire: (Instant) -> Void) -> Bool {
+        var last: Instant?
+        while let d = next(), d <= now {
+            if let last { precondition(last <= d, "gestured bug: deadline \(d) armed after \(last) had fired") }
+            fire(d)
+            last = d
+        }
+        return last != nil
     }
 
     public var description: String {

@@ -138,34 +138,43 @@ public struct RecognizerArena: Sendable {
         takeEvents(emit)
     }
 
-    private mutating func fireDeadlines(upTo now: Instant) {
-        var guardCount = 0
-        while let d = nextDeadline, d <= now {
-            fire(at: d)
-            guardCount += 1
-            if guardCount > 16 {
-                sink.bug("arena: deadline \(d) does not clear; resetting the recognizers")
-                resetAll()
-                break
-            }
-        }
+    /// Fires what is due at `d`, the arena's `nextDeadline`: one pass of a caller's firing loop
+    /// (`GesturePipeline.advance`, which interleaves the arena's deadlines with the decoder's).
+    public mutating func fireDeadline(at d: Instant, _ emit: (GestureEvent) -> Void) {
+        fire(at: d)
+        takeEvents(emit)
     }
 
+    private mutating func fireDeadlines(upTo now: Instant) {
+        _ = Instant.fireDeadlines(upTo: now, next: { nextDeadline }) { fire(at: $0) }
+    }
+
+    /// Fires every wait due at `d` (the earliest). Afterwards none is due at or before `d`, the
+    /// firing loop's invariant (`Instant.fireDeadlines`): a tap that timed out failed, a first tap
+    /// whose gap passed was reported, a long press began or failed, a debounce that ran out is
+    /// cleared; the only wait armed here is the long press the debounce restarts at `d`, which is
+    /// strictly later unless `longPressDuration` is 0, and then fires here too.
     private mutating func fire(at d: Instant) {
         if let td = tap.nextDeadline, td <= d {
             tap.advance(to: d)
             if tap.state == .failed, let first = doubleTap.secondFailed() { emitTap(first, at: d) }
         }
         if let first = doubleTap.advance(to: d) { emitTap(first, at: d) }
-        if let ld = longPress.nextDeadline, ld <= d {
-            let m = tracker.sample
-            if longPress.fire(at: d, allowed: allows(.longPress) && m.fingers > 0, m, sink: &sink) {
-                commit(.longPress)
-            }
-        }
+        fireLongPress(at: d)
         if let since = countChangeSince, since + thresholds.fingerCountDebounce <= d {
             countChangeSince = nil
             restartAfterCountChange(at: d)
+            fireLongPress(at: d)
+        }
+        precondition(nextDeadline.map { $0 > d } ?? true,
+                     "gestured bug: arena: a deadline at \(d) fired and is still due")
+    }
+
+    private mutating func fireLongPress(at d: Instant) {
+        guard let ld = longPress.nextDeadline, ld <= d else { return }
+        let m = tracker.sample
+        if longPress.fire(at: d, allowed: allows(.longPress) && m.fingers > 0, m, sink: &sink) {
+            commit(.longPress)
         }
     }
 

@@ -84,7 +84,7 @@ private func simulateExclusive(_ device: DeviceDescription, _ events: [InputEven
         out.removeAll()
     }
     for e in events {
-        while let d = gate.nextDeadline, d <= e.time { gate.advance(to: d, &out); collect(at: d) }
+        _ = Instant.fireDeadlines(upTo: e.time, next: { gate.nextDeadline }) { d in gate.advance(to: d, &out); collect(at: d) }
         gate.feed(e, &out)
         collect(at: e.time)
         pipeline.feed(e) { o in
@@ -99,7 +99,7 @@ private func simulateExclusive(_ device: DeviceDescription, _ events: [InputEven
         collect(at: e.time)
     }
     let end = (events.last?.time ?? .zero) + .seconds(5)
-    while let d = gate.nextDeadline, d <= end { gate.advance(to: d, &out); collect(at: d) }
+    _ = Instant.fireDeadlines(upTo: end, next: { gate.nextDeadline }) { d in gate.advance(to: d, &out); collect(at: d) }
 }
 
 private func listDirectory(_ path: String) -> [String] {

@@ -65,7 +65,7 @@ import LinuxSystem
         let nodes = devices.keys.sorted()
         var fds = [Poll.Entry(FileDescriptor(rawValue: monitor.fd), .readable)]
             + nodes.map { Poll.Entry(devices[$0]!.fd, .readable) }
-        let deadline = pipelines.values.compactMap(\.nextDeadline).min()
+        let deadline = Instant.earliest(pipelines.values.lazy.map(\.nextDeadline))
         let timeout: Int32 = deadline.map { Int32(clamping: max(0, ($0 - MonotonicClock.now()).totalMicroseconds / 1000 + 1)) } ?? -1
         do { try Poll.wait(&fds, timeoutMilliseconds: timeout) } catch {
             if error == .interrupted { continue }

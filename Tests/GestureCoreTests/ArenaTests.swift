@@ -53,12 +53,13 @@ import Testing
         #expect(arena.nextDeadline == nil)
         let down = TouchFrame(time: .milliseconds(0), touches: [Touch(id: 1, slot: 0, phase: .began, x: 50, y: 35)], fingerCount: 1)
         #expect(arena.process(down).isEmpty)
-        // Tap timeout (180 ms, +1 µs) comes before the long press (500 ms).
-        #expect(arena.nextDeadline == .milliseconds(180) + .microseconds(1))
+        // Tap timeout (a lift at 180 ms is still a tap: it fails just after) comes before the
+        // long press (500 ms).
+        #expect(arena.nextDeadline == Instant.milliseconds(180).successor)
         let up = TouchFrame(time: .milliseconds(60), touches: [Touch(id: 1, slot: 0, phase: .ended, x: 50, y: 35)], fingerCount: 0)
         #expect(arena.process(up).isEmpty)
-        // Waiting for a second tap: 180 ms after the lift.
-        #expect(arena.nextDeadline == .milliseconds(240) + .microseconds(1))
+        // Waiting for a second tap: 180 ms after the lift (a second touch at 240 ms still counts).
+        #expect(arena.nextDeadline == Instant.milliseconds(240).successor)
         #expect(arena.advance(to: .milliseconds(240)).isEmpty)
         let taps = arena.advance(to: .milliseconds(241))
         #expect(taps.map(\.kind) == [.tap])

@@ -129,9 +129,7 @@ public struct ExclusiveGate: Sendable {
 
     /// When `advance(to:)` has work: the hold window's end, a neutral lift.
     public var nextDeadline: Instant? {
-        var d = liftDeadline
-        if mode == .holding, let h = holdDeadline, d == nil || h < d! { d = h }
-        return d
+        Instant.earliest(liftDeadline, mode == .holding ? holdDeadline : nil)
     }
 
     /// Asks for the grab now if no finger is down (otherwise after the frame that lifts the last).

@@ -25,10 +25,13 @@ struct DoubleTapRecognizer {
     }
     private(set) var state = State.idle
 
+    /// The gap includes its limit (a second touch landing exactly `gap` after the first lift
+    /// still counts), so the wait runs out at the instant after it. Firing reports the first tap
+    /// and returns to idle, which clears the deadline.
     var nextDeadline: Instant? { nextDeadline(gap: gap) }
     private var gap: Duration = .zero
     private func nextDeadline(gap: Duration) -> Instant? {
-        if case .waiting(let first) = state { return first.time + gap + .microseconds(1) }
+        if case .waiting(let first) = state { return (first.time + gap).successor }
         return nil
     }
 

@@ -46,8 +46,10 @@ struct TapRecognizer {
     /// When the first finger landed: a contact shorter than `tapQuickDuration` may end further away.
     private var firstDown = Instant.zero
 
+    /// The timeout includes its limit (a lift at `lastDown + timeout` is still a tap), so the
+    /// tap fails at the instant after it. Firing fails the tap, which clears the deadline.
     var nextDeadline: Instant? {
-        state == .possible ? lastDown + timeout + .microseconds(1) : nil
+        state == .possible ? (lastDown + timeout).successor : nil
     }
     /// The timeout for the most fingers seen so far.
     private var timeout: Duration = .zero

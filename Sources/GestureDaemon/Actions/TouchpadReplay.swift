@@ -323,8 +323,7 @@ final class TouchpadReplay {
     private func armTimer() {
         var next = liftDue
         if pendingMove != nil || pendingLift, let last = lastWrite {
-            let paced = last + Self.minimumFrameInterval
-            next = next.map { min($0, paced) } ?? paced
+            next = Instant.earliest(next, last + Self.minimumFrameInterval)
         }
         timer.arm(at: next)
     }

@@ -280,20 +280,12 @@ public final class HookRunner: Sendable {
     /// the next /proc scan while a hook runs, at most 50 ms while a child has no pidfd, until
     /// the next report of drops.
     private func pollTimeout(_ children: [ChildProcess], tree: HookTree, dropsDue: Instant?) -> Int32 {
-        var timeout: Int32 = -1
-        if let next = children.compactMap(\.timeout.nextDeadline).min() {
-            timeout = Self.milliseconds(until: next)
-        }
-        if !children.isEmpty, let scan = tree.nextScan {
-            let ms = Self.milliseconds(until: scan)
-            timeout = timeout < 0 ? ms : Swift.min(timeout, ms)
-        }
+        var next = Instant.earliest(children.lazy.map(\.timeout.nextDeadline))
+        if !children.isEmpty { next = Instant.earliest(next, tree.nextScan) }
+        next = Instant.earliest(next, dropsDue)
+        var timeout = next.map(Self.milliseconds(until:)) ?? -1
         if children.contains(where: { $0.pidfd == nil }) {
             timeout = timeout < 0 ? 50 : Swift.min(timeout, 50)
-        }
-        if let due = dropsDue {
-            let ms = Self.milliseconds(until: due)
-            timeout = timeout < 0 ? ms : Swift.min(timeout, ms)
         }
         return timeout
     }
