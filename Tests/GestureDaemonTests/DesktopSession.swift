@@ -90,16 +90,35 @@ final class DesktopSession {
     // MARK: sway
 
     /// A headless sway, its IPC socket at a fixed path (so a restarted sway comes back there).
-    static func sway() throws -> DesktopSession {
+    /// With `xwayland`, sway starts Xwayland at once and lets root in (the test runs as root
+    /// and the session as nobody; Xwayland admits only its own user); its display is in
+    /// `xwaylandDisplay`.
+    static func sway(xwayland: Bool = false) throws -> DesktopSession {
         let s = try DesktopSession(asNobody: true)
         let run = s.dir + "/run"
         mkdir(run, 0o700)
         if s.asNobody { chown(run, 65534, 65534) }
-        try "output HEADLESS-1 resolution 800x600\nxwayland disable\n".write(toFile: s.dir + "/sway.conf", atomically: true, encoding: .utf8)
+        var config = "output HEADLESS-1 resolution 800x600\n"
+        if xwayland {
+            if access("/usr/bin/Xwayland", X_OK) != 0 { throw TestFailure(description: "Xwayland is not installed (Debian package xwayland); Tests/test.sh installs it") }
+            _ = try need("xhost", package: "x11-xserver-utils")
+            config += "xwayland force\n"
+            config += #"exec sh -c 'for i in $(seq 100); do xhost +si:localuser:root && break; sleep 0.1; done; echo "$DISPLAY" > \#(s.dir)/display.tmp && mv \#(s.dir)/display.tmp \#(s.dir)/display'"# + "\n"
+        } else {
+            config += "xwayland disable\n"
+        }
+        try config.write(toFile: s.dir + "/sway.conf", atomically: true, encoding: .utf8)
         s.environment = ["XDG_RUNTIME_DIR": run, "SWAYSOCK": s.dir + "/sway.sock"]
         try s.startSway()
+        if xwayland {
+            try s.waitUntil("Xwayland's display") { access(s.dir + "/display", F_OK) == 0 }
+            s.xwaylandDisplay = try String(contentsOfFile: s.dir + "/display", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         return s
     }
+
+    /// The DISPLAY of sway's Xwayland (`sway(xwayland: true)`).
+    private(set) var xwaylandDisplay: String?
 
     private(set) var sway: Child?
 
