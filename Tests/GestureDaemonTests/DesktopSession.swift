@@ -157,6 +157,60 @@ final class DesktopSession {
         guard status == 0 else { throw TestFailure(description: "swaymsg \(command): \(out)") }
     }
 
+    // MARK: GNOME
+
+    /// Mutter (GNOME's compositor) headless with one virtual monitor, on a session bus of its
+    /// own (a dbus-daemon of the test's, not dbus-run-session, which leaves both running when it
+    /// is ended), as nobody under root like sway; its Wayland display and bus in `environment`.
+    static func mutter() throws -> DesktopSession {
+        let s = try DesktopSession(asNobody: true)
+        let run = s.dir + "/run"
+        mkdir(run, 0o700)
+        if s.asNobody { chown(run, 65534, 65534) }
+        _ = try need("mutter", package: "mutter")
+        let bus = "unix:path=\(s.dir)/bus"
+        s.environment = ["XDG_RUNTIME_DIR": run]
+        try s.spawn(["dbus-daemon", "--session", "--nofork", "--nopidfile", "--address=\(bus)"], log: "dbus.log")
+        try s.waitUntil("the session bus") { access(s.dir + "/bus", F_OK) == 0 }
+        s.environment["DBUS_SESSION_BUS_ADDRESS"] = bus
+        try s.spawn(["mutter", "--headless", "--wayland", "--no-x11", "--virtual-monitor", "1024x768"], log: "mutter.log")
+        try s.waitUntil("mutter's Wayland socket") { access(run + "/wayland-0", F_OK) == 0 }
+        s.environment["WAYLAND_DISPLAY"] = "wayland-0"
+        try s.waitUntil("org.gnome.Mutter.DisplayConfig") { (try? s.displayConfigState()) != nil }
+        return s
+    }
+
+    /// `gdbus call` on the session's bus as the session's user (a session bus admits only the
+    /// user who started it).
+    func gdbus(_ method: String, _ arguments: [String] = []) throws -> String {
+        let call = ["gdbus", "call", "--session", "--dest", "org.gnome.Mutter.DisplayConfig",
+                    "--object-path", "/org/gnome/Mutter/DisplayConfig", "--method", "org.gnome.Mutter.DisplayConfig." + method] + arguments
+        let argv = asNobody ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", try DesktopSession.need("gdbus", package: "libglib2.0-bin")] + call.dropFirst() : call
+        let (status, out) = try run(argv)
+        guard status == 0 else { throw TestFailure(description: "gdbus \(method): \(out)") }
+        return out
+    }
+
+    /// DisplayConfig's GetCurrentState: its serial, and the first monitor's connector and current mode.
+    func displayConfigState() throws -> (serial: String, connector: String, mode: String) {
+        let out = try gdbus("GetCurrentState")
+        guard let serial = out.firstMatch(of: /^\(uint32 (\d+),/)?.1,
+              let monitor = out.firstMatch(of: /\[\(\('([^']+)'/)?.1,
+              let mode = out.firstMatch(of: /\('([^']+)', \d+, \d+, [\d.]+, [\d.]+, \[[^\]]*\], \{[^}]*'is-current': <true>/)?.1 else {
+            throw TestFailure(description: "GetCurrentState: \(out)")
+        }
+        return (String(serial), String(monitor), String(mode))
+    }
+
+    /// Turns the monitor with DisplayConfig's ApplyMonitorsConfig (method 1: temporary), as
+    /// GNOME's display settings and its accelerometer rotation do. `transform` is wl_output's:
+    /// 0 normal, 1 90°, 2 180°, 3 270° counterclockwise, 4…7 the same flipped.
+    func mutterTransform(_ transform: Int) throws {
+        let state = try displayConfigState()
+        _ = try gdbus("ApplyMonitorsConfig", [state.serial, "1",
+            "[(0, 0, 1.0, uint32 \(transform), true, [('\(state.connector)', '\(state.mode)', @a{sv} {})])]", "@a{sv} {}"])
+    }
+
     // MARK: X11
 
     /// Xvfb on a free display number, openbox on it.

@@ -39,18 +39,19 @@ import Testing
 
     @Test func sway_turnedThroughFourTransforms_namesSwipesAndEdgesAsThePersonDoes() throws {
         let s = try DesktopSession.sway()
-        try Self.turnThroughFour(s, listenEnvironment: s.environment, output: "HEADLESS-1")
+        try Self.turnThroughFour(s, listenEnvironment: s.environment, output: "HEADLESS-1") { try s.swaymsg("output HEADLESS-1 transform \($0)") }
     }
 
-    /// Turns sway's HEADLESS-1 through `turns` and checks, each time, the replayed swipe and edge
-    /// swipe on the socket, in the daemon's hooks and in the bindings of a `listen` started with
-    /// `listenEnvironment` (so with the backend that environment picks), which must say the
-    /// turn came from `output`.
-    static func turnThroughFour(_ s: DesktopSession, listenEnvironment: [String: String], output: String) throws {
+    /// Turns the screen through `turns` with `turnScreen` (given sway's transform name) and
+    /// checks, each time, the replayed swipe and edge swipe on the socket, in the daemon's
+    /// hooks and in the bindings of a `listen` started with `listenEnvironment` (so with the
+    /// backend that environment picks), which must say the turn came from `output`.
+    static func turnThroughFour(_ s: DesktopSession, listenEnvironment: [String: String], output: String,
+                                turnScreen: (String) throws -> Void) throws {
         guard let bin = TestPaths.binary else { throw TestFailure(description: "no gestured binary") }
         let edgeReplay = try Self.leftEdgeAsTouchscreen(in: s.dir)
         for turn in Self.turns {
-            try s.swaymsg("output HEADLESS-1 transform \(turn.transform)")
+            try turnScreen(turn.transform)
             let dir = s.dir + "/\(turn.transform)"
             try FileManager.default.createDirectory(atPath: dir + "/daemon", withIntermediateDirectories: true)
             let hooks = dir + "/hooks.out", bindings = dir + "/listen.out"

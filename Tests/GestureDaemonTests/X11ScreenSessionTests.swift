@@ -59,7 +59,9 @@ import Testing
     @Test func xwayland_turnedThroughFourTransforms_namesSwipesAndEdgesAsThePersonDoes() throws {
         let s = try DesktopSession.sway(xwayland: true)
         guard let display = s.xwaylandDisplay else { throw TestFailure(description: "no Xwayland display") }
-        try ScreenOrientationSessionTests.turnThroughFour(s, listenEnvironment: ["DISPLAY": display], output: "XWAYLAND0")
+        try ScreenOrientationSessionTests.turnThroughFour(s, listenEnvironment: ["DISPLAY": display], output: "XWAYLAND0") {
+            try s.swaymsg("output HEADLESS-1 transform \($0)")
+        }
     }
 
     /// A plain X server: Xvfb's one output `screen` is read at start; switching its CRTC off
