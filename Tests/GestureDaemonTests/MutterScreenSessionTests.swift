@@ -3,8 +3,8 @@
 // its session bus, as GNOME's display settings and its accelerometer rotation turn it; `gestured
 // listen` follows it through wl_output (WaylandScreen.swift), which Mutter sends again on every
 // turn, so no DisplayConfig backend is needed. Mutter 43 offers wl_output version 3, without
-// the connector's name: listen names the output "output N" (the global's number), so under it
-// only the only output or WL_OUTPUT-less choice applies.
+// the connector's name; listen takes it from xdg-output, so the output is called what
+// DisplayConfig calls it (its virtual monitor: Meta-0), as udev's WL_OUTPUT would name it.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,12 +25,14 @@ struct MutterScreenSessionTests {
         s.environment.filter { ["WAYLAND_DISPLAY", "XDG_RUNTIME_DIR"].contains($0.key) }
     }
 
-    /// listen's name for Mutter's one output, from its first report.
+    /// listen's name for Mutter's one output, from its first report: DisplayConfig's connector.
     static func outputName(_ p: X11ScreenSessionTests.PrintScreen, _ s: DesktopSession) throws -> String {
         try s.waitUntil("the first report: \(p.out) \(p.log)") { p.out.contains(": transform normal\n") }
         guard let name = p.out.firstMatch(of: /outputs: ([^;\n]+): transform normal\n/)?.1 else {
             throw TestFailure(description: "no single output in \(p.out)")
         }
+        let connector = try s.displayConfigState().connector
+        #expect(name == connector, "listen's output name, DisplayConfig's is \(connector)")
         return String(name)
     }
 
