@@ -22,7 +22,10 @@ final class X11Screen: ScreenBackend {
     func connect() throws(FocusError) -> Int32 {
         guard let display, !display.isEmpty else { throw FocusError("DISPLAY is not set") }
         var screenNumber: Int32 = 0
-        guard let c = xcb_connect(display, &screenNumber), xcb_connection_has_error(c) == 0 else {
+        // A failed connect still returns a connection (in its error state) to free.
+        guard let c = xcb_connect(display, &screenNumber) else { throw FocusError("cannot connect to the X server at \(display)") }
+        guard xcb_connection_has_error(c) == 0 else {
+            xcb_disconnect(c)
             throw FocusError("cannot connect to the X server at \(display)")
         }
         connection = c
@@ -44,10 +47,15 @@ final class X11Screen: ScreenBackend {
                           | XCB_RANDR_NOTIFY_MASK_OUTPUT_CHANGE.rawValue)
         // Selected before the outputs are read, so no change between the two is missed.
         xcb_randr_select_input(c, root, mask)
-        initial = try outputs()
-        // A change that came while the replies were read waits in xcb's queue, where poll() on
-        // the socket does not see it.
-        while takeRandREvents(xcb_poll_for_queued_event) { initial = try outputs() }
+        do {
+            initial = try outputs()
+            // A change that came while the replies were read waits in xcb's queue, where poll()
+            // on the socket does not see it.
+            while takeRandREvents(xcb_poll_for_queued_event) { initial = try outputs() }
+        } catch {
+            disconnect()
+            throw error
+        }
         xcb_flush(c)
         return xcb_get_file_descriptor(c)
     }

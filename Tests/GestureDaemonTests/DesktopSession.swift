@@ -24,7 +24,7 @@ final class DesktopSession {
     deinit {
         // What the desktop processes started (xterm's cat, foot's sleep) is noted before they
         // end: see `OrphanedProcess`.
-        let started = children.flatMap { OrphanedProcess.descendants(of: $0.pid) }
+        let started = children.flatMap { OrphanedProcess.descendants(of: $0.pid) } + orphans
         for c in children.reversed() { c.signal(SIGTERM) }
         for c in children { c.reap() }
         for p in started { p.collect() }
@@ -54,13 +54,14 @@ final class DesktopSession {
 
     /// Runs a session tool (swaymsg, xdotool) to its end: status and output.
     @discardableResult
-    func run(_ argv: [String]) throws -> (Int32, String) {
+    func run(_ argv: [String], extra: [String: String] = [:]) throws -> (Int32, String) {
         let p = Process()
         // A tool that waits forever (xdotool --sync on a window that never activates) fails instead.
         p.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
         p.arguments = ["10", try DesktopSession.need(argv[0], package: argv[0])] + Array(argv.dropFirst())
         var env = ["PATH": "/usr/bin:/bin", "HOME": dir]
         env.merge(environment) { $1 }
+        env.merge(extra) { $1 }
         p.environment = env
         let pipe = Pipe()
         p.standardOutput = pipe
@@ -90,9 +91,9 @@ final class DesktopSession {
     // MARK: sway
 
     /// A headless sway, its IPC socket at a fixed path (so a restarted sway comes back there).
-    /// With `xwayland`, sway starts Xwayland at once and lets root in (the test runs as root
-    /// and the session as nobody; Xwayland admits only its own user); its display is in
-    /// `xwaylandDisplay`.
+    /// With `xwayland`, sway starts Xwayland at once, and the session's user lets root in (the
+    /// test runs as root and the session as nobody; Xwayland admits only its own user); its
+    /// display is in `xwaylandDisplay`.
     static func sway(xwayland: Bool = false) throws -> DesktopSession {
         let s = try DesktopSession(asNobody: true)
         let run = s.dir + "/run"
@@ -103,18 +104,46 @@ final class DesktopSession {
             if access("/usr/bin/Xwayland", X_OK) != 0 { throw TestFailure(description: "Xwayland is not installed (Debian package xwayland); Tests/test.sh installs it") }
             _ = try need("xhost", package: "x11-xserver-utils")
             config += "xwayland force\n"
-            config += #"exec sh -c 'for i in $(seq 100); do xhost +si:localuser:root && break; sleep 0.1; done; echo "$DISPLAY" > \#(s.dir)/display.tmp && mv \#(s.dir)/display.tmp \#(s.dir)/display'"# + "\n"
         } else {
             config += "xwayland disable\n"
         }
         try config.write(toFile: s.dir + "/sway.conf", atomically: true, encoding: .utf8)
         s.environment = ["XDG_RUNTIME_DIR": run, "SWAYSOCK": s.dir + "/sway.sock"]
         try s.startSway()
-        if xwayland {
-            try s.waitUntil("Xwayland's display") { access(s.dir + "/display", F_OK) == 0 }
-            s.xwaylandDisplay = try String(contentsOfFile: s.dir + "/display", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
+        if xwayland { try s.findXwayland() }
         return s
+    }
+
+    /// Processes a desktop process started that are not its descendants: wlroots starts
+    /// Xwayland through a double fork, so it is orphaned at once (to this process, a subreaper
+    /// once a hook runner ran in it) and must be collected here (`OrphanedProcess`).
+    private var orphans: [OrphanedProcess] = []
+
+    /// sway's Xwayland, found by its XDG_RUNTIME_DIR (this session's own), its display read
+    /// from its command line; then root is let in (`xhost`, run as the session's user).
+    private func findXwayland() throws {
+        let runtimeDir = "XDG_RUNTIME_DIR=\(dir)/run"
+        var found: (pid: pid_t, display: String)?
+        try waitUntil("sway's Xwayland") {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                guard let pid = pid_t(name),
+                      (try? String(contentsOfFile: "/proc/\(name)/comm", encoding: .utf8))?.hasPrefix("Xwayland") == true,
+                      let environ = FileManager.default.contents(atPath: "/proc/\(name)/environ"),
+                      environ.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self) == runtimeDir }),
+                      let cmdline = FileManager.default.contents(atPath: "/proc/\(name)/cmdline") else { continue }
+                let args = cmdline.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+                guard let display = args.first(where: { $0.hasPrefix(":") }) else { continue }
+                found = (pid, display)
+                return true
+            }
+            return false
+        }
+        guard let (pid, display) = found else { return }
+        if let st = OrphanedProcess.stat(pid) { orphans.append(OrphanedProcess(pid: pid, start: st.start)) }
+        xwaylandDisplay = display
+        let xhost = try DesktopSession.need("xhost", package: "x11-xserver-utils")
+        let argv = asNobody ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", xhost] : ["xhost"]
+        try waitUntil("xhost letting root into \(display)") { try run(argv + ["+si:localuser:root"], extra: ["DISPLAY": display]).0 == 0 }
     }
 
     /// The DISPLAY of sway's Xwayland (`sway(xwayland: true)`).
