@@ -86,7 +86,13 @@ import Testing
             _ = FileManager.default.createFile(atPath: listenLog, contents: nil)
             listen.standardError = FileHandle(forWritingAtPath: listenLog)
             try listen.run()
-            defer { listen.terminate(); listen.waitUntilExit() }
+            defer {
+                // listen dies of SIGTERM without reaping a binding's shell that just ended: noted
+                // before, collected after (`OrphanedProcess`), or its zombie stays with this process.
+                let started = OrphanedProcess.descendants(of: listen.processIdentifier)
+                listen.terminate(); listen.waitUntilExit()
+                for p in started { p.collect() }
+            }
 
             // listen turns both touchscreens with the only output before any touch.
             var turned = Set<Int>()
