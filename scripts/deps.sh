@@ -4,7 +4,7 @@
 # usage: scripts/deps.sh [EXTRA-PACKAGE…]
 set -eu
 need=""
-for p in libevdev-dev libudev-dev libyaml-dev libsystemd-dev libxcb1-dev libwayland-dev pkg-config "$@"; do
+for p in libevdev-dev libudev-dev libyaml-dev libsystemd-dev libxcb1-dev libxcb-randr0-dev libwayland-dev pkg-config "$@"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
 done
 [ -z "$need" ] && exit 0

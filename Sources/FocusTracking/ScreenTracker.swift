@@ -16,7 +16,8 @@ protocol ScreenBackend: AnyObject {
 
 /// Follows the session's outputs and their transforms on its own thread, pushed by the
 /// compositor (no polling), for `gestured listen` to turn the touchscreens with the screen.
-/// Backends: Wayland's wl_output (WaylandScreen.swift), sway's IPC (SwayScreen.swift). A lost
+/// Backends: Wayland's wl_output (WaylandScreen.swift), sway's IPC (SwayScreen.swift), X11's
+/// RandR (X11Screen.swift). A lost
 /// connection is said once and retried with backoff; the outputs last reported stay in force
 /// meanwhile.
 public final class ScreenTracker: Sendable {
@@ -42,10 +43,13 @@ public final class ScreenTracker: Sendable {
 
     /// The backend this session offers, by its environment; nil when none (said by `start`).
     /// Wayland's own wl_output first (every Wayland compositor has it, and sway before 1.8
-    /// has no IPC output events); sway's IPC where only SWAYSOCK is known.
+    /// has no IPC output events); sway's IPC where only SWAYSOCK is known; X11's RandR only
+    /// where neither is set, since a Wayland session's DISPLAY is Xwayland, whose outputs
+    /// repeat the compositor's.
     static func backend(_ environment: [String: String]) -> ScreenBackend? {
         if let display = environment["WAYLAND_DISPLAY"], !display.isEmpty { return WaylandScreen(display: display) }
         if let sock = environment["SWAYSOCK"], !sock.isEmpty { return SwayScreen(socketPath: sock) }
+        if let display = environment["DISPLAY"], !display.isEmpty { return X11Screen(display: display) }
         return nil
     }
 
@@ -53,7 +57,7 @@ public final class ScreenTracker: Sendable {
     @discardableResult
     public func start() -> Bool {
         guard Self.backend(environment) != nil else {
-            log("screen: no backend for this session (neither WAYLAND_DISPLAY nor SWAYSOCK is set): touchscreens keep the orientation the daemon has")
+            log("screen: no backend for this session (none of WAYLAND_DISPLAY, SWAYSOCK and DISPLAY is set): touchscreens keep the orientation the daemon has")
             return false
         }
         do {

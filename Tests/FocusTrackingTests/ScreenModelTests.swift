@@ -52,4 +52,28 @@ import Testing
         #expect(outputs == [ScreenOutput(name: "HEADLESS-1", rotation: 90), ScreenOutput(name: "eDP-1", rotation: 180, flipped: true, active: false)])
         #expect(throws: FocusError.self) { _ = try SwayScreen.outputs(Array("{}".utf8)) }
     }
+
+    /// RandR's rotation bits (randrproto: Rotate_0 1, Rotate_90 2, Rotate_180 4, Rotate_270 8,
+    /// Reflect_X 16, Reflect_Y 32), counterclockwise as xrandr names them: `-o left` is
+    /// Rotate_90, a quarter turn counterclockwise, which is 270 clockwise.
+    static let randrRotations: [(UInt16, Int, Bool)] = [
+        (1, 0, false), (2, 270, false), (4, 180, false), (8, 90, false),
+        (1 | 16, 0, true), (2 | 16, 270, true), (1 | 32, 180, true), (8 | 32, 270, true), (1 | 16 | 32, 180, false),
+    ]
+
+    @Test(arguments: randrRotations)
+    func test_randrRotations(bits: UInt16, rotation: Int, flipped: Bool) {
+        let t = X11Screen.transform(bits)
+        #expect(t.rotation == rotation && t.flipped == flipped, "bits \(bits)")
+    }
+
+    /// Which backend a session's environment picks: Wayland first, sway's IPC, X11 last (a
+    /// Wayland session's DISPLAY is Xwayland's).
+    @Test func test_backendPrecedence() {
+        func pick(_ e: [String: String]) -> String? { ScreenTracker.backend(e)?.name }
+        #expect(pick(["WAYLAND_DISPLAY": "wayland-1", "SWAYSOCK": "/s", "DISPLAY": ":0"]) == "Wayland wl_output")
+        #expect(pick(["SWAYSOCK": "/s", "DISPLAY": ":0"]) == "sway")
+        #expect(pick(["DISPLAY": ":0"]) == "X11 RandR")
+        #expect(pick(["DISPLAY": "", "WAYLAND_DISPLAY": ""]) == nil)
+    }
 }

@@ -24,7 +24,7 @@ final class DesktopSession {
     deinit {
         // What the desktop processes started (xterm's cat, foot's sleep) is noted before they
         // end: see `OrphanedProcess`.
-        let started = children.flatMap { OrphanedProcess.descendants(of: $0.pid) }
+        let started = children.flatMap { OrphanedProcess.descendants(of: $0.pid) } + orphans
         for c in children.reversed() { c.signal(SIGTERM) }
         for c in children { c.reap() }
         for p in started { p.collect() }
@@ -54,13 +54,14 @@ final class DesktopSession {
 
     /// Runs a session tool (swaymsg, xdotool) to its end: status and output.
     @discardableResult
-    func run(_ argv: [String]) throws -> (Int32, String) {
+    func run(_ argv: [String], extra: [String: String] = [:]) throws -> (Int32, String) {
         let p = Process()
         // A tool that waits forever (xdotool --sync on a window that never activates) fails instead.
         p.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
         p.arguments = ["10", try DesktopSession.need(argv[0], package: argv[0])] + Array(argv.dropFirst())
         var env = ["PATH": "/usr/bin:/bin", "HOME": dir]
         env.merge(environment) { $1 }
+        env.merge(extra) { $1 }
         p.environment = env
         let pipe = Pipe()
         p.standardOutput = pipe
@@ -90,16 +91,63 @@ final class DesktopSession {
     // MARK: sway
 
     /// A headless sway, its IPC socket at a fixed path (so a restarted sway comes back there).
-    static func sway() throws -> DesktopSession {
+    /// With `xwayland`, sway starts Xwayland at once, and the session's user lets root in (the
+    /// test runs as root and the session as nobody; Xwayland admits only its own user); its
+    /// display is in `xwaylandDisplay`.
+    static func sway(xwayland: Bool = false) throws -> DesktopSession {
         let s = try DesktopSession(asNobody: true)
         let run = s.dir + "/run"
         mkdir(run, 0o700)
         if s.asNobody { chown(run, 65534, 65534) }
-        try "output HEADLESS-1 resolution 800x600\nxwayland disable\n".write(toFile: s.dir + "/sway.conf", atomically: true, encoding: .utf8)
+        var config = "output HEADLESS-1 resolution 800x600\n"
+        if xwayland {
+            if access("/usr/bin/Xwayland", X_OK) != 0 { throw TestFailure(description: "Xwayland is not installed (Debian package xwayland); Tests/test.sh installs it") }
+            _ = try need("xhost", package: "x11-xserver-utils")
+            config += "xwayland force\n"
+        } else {
+            config += "xwayland disable\n"
+        }
+        try config.write(toFile: s.dir + "/sway.conf", atomically: true, encoding: .utf8)
         s.environment = ["XDG_RUNTIME_DIR": run, "SWAYSOCK": s.dir + "/sway.sock"]
         try s.startSway()
+        if xwayland { try s.findXwayland() }
         return s
     }
+
+    /// Processes a desktop process started that are not its descendants: wlroots starts
+    /// Xwayland through a double fork, so it is orphaned at once (to this process, a subreaper
+    /// once a hook runner ran in it) and must be collected here (`OrphanedProcess`).
+    private var orphans: [OrphanedProcess] = []
+
+    /// sway's Xwayland, found by its XDG_RUNTIME_DIR (this session's own), its display read
+    /// from its command line; then root is let in (`xhost`, run as the session's user).
+    private func findXwayland() throws {
+        let runtimeDir = "XDG_RUNTIME_DIR=\(dir)/run"
+        var found: (pid: pid_t, display: String)?
+        try waitUntil("sway's Xwayland") {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                guard let pid = pid_t(name),
+                      (try? String(contentsOfFile: "/proc/\(name)/comm", encoding: .utf8))?.hasPrefix("Xwayland") == true,
+                      let environ = FileManager.default.contents(atPath: "/proc/\(name)/environ"),
+                      environ.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self) == runtimeDir }),
+                      let cmdline = FileManager.default.contents(atPath: "/proc/\(name)/cmdline") else { continue }
+                let args = cmdline.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+                guard let display = args.first(where: { $0.hasPrefix(":") }) else { continue }
+                found = (pid, display)
+                return true
+            }
+            return false
+        }
+        guard let (pid, display) = found else { return }
+        if let st = OrphanedProcess.stat(pid) { orphans.append(OrphanedProcess(pid: pid, start: st.start)) }
+        xwaylandDisplay = display
+        let xhost = try DesktopSession.need("xhost", package: "x11-xserver-utils")
+        let argv = asNobody ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", xhost] : ["xhost"]
+        try waitUntil("xhost letting root into \(display)") { try run(argv + ["+si:localuser:root"], extra: ["DISPLAY": display]).0 == 0 }
+    }
+
+    /// The DISPLAY of sway's Xwayland (`sway(xwayland: true)`).
+    private(set) var xwaylandDisplay: String?
 
     private(set) var sway: Child?
 
@@ -136,6 +184,60 @@ final class DesktopSession {
     func swaymsg(_ command: String) throws {
         let (status, out) = try run(["swaymsg", command])
         guard status == 0 else { throw TestFailure(description: "swaymsg \(command): \(out)") }
+    }
+
+    // MARK: GNOME
+
+    /// Mutter (GNOME's compositor) headless with one virtual monitor, on a session bus of its
+    /// own (a dbus-daemon of the test's, not dbus-run-session, which leaves both running when it
+    /// is ended), as nobody under root like sway; its Wayland display and bus in `environment`.
+    static func mutter() throws -> DesktopSession {
+        let s = try DesktopSession(asNobody: true)
+        let run = s.dir + "/run"
+        mkdir(run, 0o700)
+        if s.asNobody { chown(run, 65534, 65534) }
+        _ = try need("mutter", package: "mutter")
+        let bus = "unix:path=\(s.dir)/bus"
+        s.environment = ["XDG_RUNTIME_DIR": run]
+        try s.spawn(["dbus-daemon", "--session", "--nofork", "--nopidfile", "--address=\(bus)"], log: "dbus.log")
+        try s.waitUntil("the session bus") { access(s.dir + "/bus", F_OK) == 0 }
+        s.environment["DBUS_SESSION_BUS_ADDRESS"] = bus
+        try s.spawn(["mutter", "--headless", "--wayland", "--no-x11", "--virtual-monitor", "1024x768"], log: "mutter.log")
+        try s.waitUntil("mutter's Wayland socket") { access(run + "/wayland-0", F_OK) == 0 }
+        s.environment["WAYLAND_DISPLAY"] = "wayland-0"
+        try s.waitUntil("org.gnome.Mutter.DisplayConfig") { (try? s.displayConfigState()) != nil }
+        return s
+    }
+
+    /// `gdbus call` on the session's bus as the session's user (a session bus admits only the
+    /// user who started it).
+    func gdbus(_ method: String, _ arguments: [String] = []) throws -> String {
+        let call = ["gdbus", "call", "--session", "--dest", "org.gnome.Mutter.DisplayConfig",
+                    "--object-path", "/org/gnome/Mutter/DisplayConfig", "--method", "org.gnome.Mutter.DisplayConfig." + method] + arguments
+        let argv = asNobody ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", try DesktopSession.need("gdbus", package: "libglib2.0-bin")] + call.dropFirst() : call
+        let (status, out) = try run(argv)
+        guard status == 0 else { throw TestFailure(description: "gdbus \(method): \(out)") }
+        return out
+    }
+
+    /// DisplayConfig's GetCurrentState: its serial, and the first monitor's connector and current mode.
+    func displayConfigState() throws -> (serial: String, connector: String, mode: String) {
+        let out = try gdbus("GetCurrentState")
+        guard let serial = out.firstMatch(of: /^\(uint32 (\d+),/)?.1,
+              let monitor = out.firstMatch(of: /\[\(\('([^']+)'/)?.1,
+              let mode = out.firstMatch(of: /\('([^']+)', \d+, \d+, [\d.]+, [\d.]+, \[[^\]]*\], \{[^}]*'is-current': <true>/)?.1 else {
+            throw TestFailure(description: "GetCurrentState: \(out)")
+        }
+        return (String(serial), String(monitor), String(mode))
+    }
+
+    /// Turns the monitor with DisplayConfig's ApplyMonitorsConfig (method 1: temporary), as
+    /// GNOME's display settings and its accelerometer rotation do. `transform` is wl_output's:
+    /// 0 normal, 1 90°, 2 180°, 3 270° counterclockwise, 4…7 the same flipped.
+    func mutterTransform(_ transform: Int) throws {
+        let state = try displayConfigState()
+        _ = try gdbus("ApplyMonitorsConfig", [state.serial, "1",
+            "[(0, 0, 1.0, uint32 \(transform), true, [('\(state.connector)', '\(state.mode)', @a{sv} {})])]", "@a{sv} {}"])
     }
 
     // MARK: X11

@@ -38,11 +38,20 @@ import Testing
     ]
 
     @Test func sway_turnedThroughFourTransforms_namesSwipesAndEdgesAsThePersonDoes() throws {
-        guard let bin = TestPaths.binary else { throw TestFailure(description: "no gestured binary") }
         let s = try DesktopSession.sway()
+        try Self.turnThroughFour(s, listenEnvironment: s.environment, output: "HEADLESS-1") { try s.swaymsg("output HEADLESS-1 transform \($0)") }
+    }
+
+    /// Turns the screen through `turns` with `turnScreen` (given sway's transform name) and
+    /// checks, each time, the replayed swipe and edge swipe on the socket, in the daemon's
+    /// hooks and in the bindings of a `listen` started with `listenEnvironment` (so with the
+    /// backend that environment picks), which must say the turn came from `output`.
+    static func turnThroughFour(_ s: DesktopSession, listenEnvironment: [String: String], output: String,
+                                turnScreen: (String) throws -> Void) throws {
+        guard let bin = TestPaths.binary else { throw TestFailure(description: "no gestured binary") }
         let edgeReplay = try Self.leftEdgeAsTouchscreen(in: s.dir)
         for turn in Self.turns {
-            try s.swaymsg("output HEADLESS-1 transform \(turn.transform)")
+            try turnScreen(turn.transform)
             let dir = s.dir + "/\(turn.transform)"
             try FileManager.default.createDirectory(atPath: dir + "/daemon", withIntermediateDirectories: true)
             let hooks = dir + "/hooks.out", bindings = dir + "/listen.out"
@@ -71,18 +80,24 @@ import Testing
             listen.executableURL = URL(fileURLWithPath: bin)
             listen.arguments = ["listen", "--config", cfg, "--socket", d.socket]
             var env = ["PATH": "/usr/bin:/bin", "HOME": s.dir]
-            env.merge(s.environment) { $1 }
+            env.merge(listenEnvironment) { $1 }
             listen.environment = env
             let listenLog = dir + "/listen.log"
             _ = FileManager.default.createFile(atPath: listenLog, contents: nil)
             listen.standardError = FileHandle(forWritingAtPath: listenLog)
             try listen.run()
-            defer { listen.terminate(); listen.waitUntilExit() }
+            defer {
+                // listen dies of SIGTERM without reaping a binding's shell that just ended: noted
+                // before, collected after (`OrphanedProcess`), or its zombie stays with this process.
+                let started = OrphanedProcess.descendants(of: listen.processIdentifier)
+                listen.terminate(); listen.waitUntilExit()
+                for p in started { p.collect() }
+            }
 
-            // listen turns both touchscreens with HEADLESS-1 (the only output) before any touch.
+            // listen turns both touchscreens with the only output before any touch.
             var turned = Set<Int>()
             _ = try watcher.read { m, _ in
-                if case .deviceChanged(let w) = m, w.orientation.sources.contains(where: { $0.contains("HEADLESS-1 transform \(turn.transform)") }) {
+                if case .deviceChanged(let w) = m, w.orientation.sources.contains(where: { $0.contains("\(output) transform \(turn.transform)") }) {
                     turned.insert(w.id)
                 }
                 return turned.count == 2
@@ -111,7 +126,7 @@ import Testing
                 #expect(!lines.contains { $0.hasPrefix("swipe") && !$0.hasPrefix(want[0]) }, "\(what), transform \(turn.transform): \(lines)")
             }
             let log = (try? String(contentsOfFile: listenLog, encoding: .utf8)) ?? ""
-            #expect(log.contains("shows on HEADLESS-1 (the only output): transform \(turn.transform)"), "listen's log: \(log)")
+            #expect(log.contains("shows on \(output) (the only output): transform \(turn.transform)"), "listen's log: \(log)")
         }
     }
 

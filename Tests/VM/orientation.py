@@ -133,3 +133,52 @@ def orientation_udev_change_recalibrates_an_open_touchscreen():
         if dev: dev.remove()
         if d: d.stop()
         calibration_rule(False)
+
+# A turned exclusive touchscreen (issue 29 with issue 11): only the person's up is bound.
+TURNED_EXCLUSIVE_CONFIG = """log: {level: debug}
+devices:
+  - match: {kind: touchscreen}
+    rotation: 90
+    exclusive: true
+bindings:
+  - gesture: swipe
+    fingers: 2
+    direction: up
+    command: 'true'
+"""
+
+@test
+def orientation_exclusive_turned_touchscreen_claims_the_persons_up():
+    """Exclusive touchscreen with `rotation: 90` (libinput's 0 -1 1 1 0 0: the panel's left is the
+    picture's up, its top the picture's right) and only a 2-finger swipe up bound: the stroke
+    towards the panel's left is "up", claimed, and no touch of it reaches libinput on the clone;
+    the stroke towards the panel's top is "right", not claimed, and reaches libinput as two
+    touches down and up. Helpers from exclusive.py (wait_clone, log_match, touch_lines)."""
+    daemon_ready(); libinput_ready()
+    ts = Device(TOUCHSCREEN)
+    d = None; lc = None
+    try:
+        settle()
+        d = Daemon(config=TURNED_EXCLUSIVE_CONFIG); c = d.client()
+        clone = wait_clone(d, ts.node)
+        lc = LibinputEvents(clone)
+        ts.do("swipe 2 600 200 -450 0 300")
+        g = c.wait(gesture("swipe", "recognized"), 10, "the stroke towards the panel's left")
+        check(g.get("direction") == "up", f"the stroke towards the panel's left on a panel turned 90°: {g}")
+        log_match(d, r"exclusive: 2-finger swipe consumed")
+        quiet(lc, 1.0)
+        check(not touch_lines(lc), f"libinput on the clone saw the claimed swipe: {touch_lines(lc)}")
+        mark = len(d.stderr())
+        ts.do("swipe 2 300 420 0 -350 300")
+        g = c.wait(gesture("swipe", "recognized"), 10, "the stroke towards the panel's top")
+        check(g.get("direction") == "right", f"the stroke towards the panel's top on a panel turned 90°: {g}")
+        lc.wait_for(lambda l: "TOUCH_UP" in l, 10, "the unclaimed swipe's TOUCH_UP on the clone")
+        quiet(lc, 0.5)
+        kinds = [l.split()[1] for l in touch_lines(lc) if "TOUCH_MOTION" not in l]
+        check(kinds.count("TOUCH_DOWN") == 2 and kinds.count("TOUCH_UP") == 2 and "TOUCH_CANCEL" not in kinds,
+              f"the unclaimed swipe reached libinput as {kinds}, expected 2 TOUCH_DOWN and 2 TOUCH_UP")
+        check("consumed" not in d.stderr()[mark:], f"the swipe towards the panel's top was claimed: {d.stderr()[mark:][-800:]}")
+    finally:
+        if lc: lc.close()
+        ts.remove()
+        if d: d.stop()

@@ -17,7 +17,7 @@ export DEBIAN_FRONTEND=noninteractive
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
 need=""
 for p in qemu-system-x86 busybox-static kmod udev evemu-tools cpio python3 libevdev-dev libudev-dev \
-         libinput-tools dbus-daemon python3-dbus python3-gi libxcb1-dev libwayland-dev libsystemd-dev \
+         libinput-tools dbus-daemon python3-dbus python3-gi libxcb1-dev libxcb-randr0-dev libwayland-dev libsystemd-dev \
          systemd dbus libpam-systemd sway seatd wayland-protocols libwayland-bin; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
 done
