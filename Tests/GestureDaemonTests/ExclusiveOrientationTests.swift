@@ -49,15 +49,16 @@ import Testing
         let plan = BindingPlan(config).device(device)
         #expect(plan.settings.exclusive, "the rule makes the touchscreen exclusive")
         let source = PipeDeviceSource(description: device, node: "pipe:test")
-        defer { source.writer.finish(); source.close() }
+        let writer = try #require(source.writer)
+        defer { writer.finish(); source.close() }
         var orientation = DeviceOrientation(config: plan.transform)
         if let cw = screenClockwise {
             orientation.screen = AxisTransform.screen(clockwiseDegrees: cw)
             orientation.screenSource = "test output transform \(cw)"
         }
         let session = DeviceSession(id: 1, source: source, plan: plan, orientation: orientation)
-        let rule = ClaimRule(bindings: config.bindings, device: device)
-        #expect(source.writer.send(stroke(dx: dx, dy: dy)))
+        let rule = ClaimRule(plan)
+        #expect(writer.send(stroke(dx: dx, dy: dy)))
         var directions: [String] = [], claimed = false
         func take(_ o: GesturePipeline.Output) {
             guard case .gesture(let g) = o else { return }
