@@ -20,16 +20,9 @@ final class X11Backend: FocusBackend {
     var endpoint: String { "DISPLAY \(display ?? "")" }
 
     func connect() throws(FocusError) -> Int32 {
-        guard let display, !display.isEmpty else { throw FocusError("DISPLAY is not set") }
-        var screenNumber: Int32 = 0
-        guard let c = xcb_connect(display, &screenNumber), xcb_connection_has_error(c) == 0 else {
-            throw FocusError("cannot connect to the X server at \(display)")
-        }
+        let (c, root) = try X11Display.open(display)
         connection = c
-        var it = xcb_setup_roots_iterator(xcb_get_setup(c))
-        for _ in 0..<max(0, Int(screenNumber)) where it.rem > 0 { xcb_screen_next(&it) }
-        guard let screen = it.data else { disconnect(); throw FocusError("the X server has no screen \(screenNumber)") }
-        root = screen.pointee.root
+        self.root = root
         for name in ["_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "UTF8_STRING"] { atoms[name] = intern(name) }
         selectPropertyChanges(root)
         active = 0

@@ -20,28 +20,18 @@ final class X11Screen: ScreenBackend {
     var endpoint: String { "DISPLAY \(display ?? "")" }
 
     func connect() throws(FocusError) -> Int32 {
-        guard let display, !display.isEmpty else { throw FocusError("DISPLAY is not set") }
-        var screenNumber: Int32 = 0
-        // A failed connect still returns a connection (in its error state) to free.
-        guard let c = xcb_connect(display, &screenNumber) else { throw FocusError("cannot connect to the X server at \(display)") }
-        guard xcb_connection_has_error(c) == 0 else {
-            xcb_disconnect(c)
-            throw FocusError("cannot connect to the X server at \(display)")
-        }
+        let (c, root) = try X11Display.open(display)
         connection = c
-        var it = xcb_setup_roots_iterator(xcb_get_setup(c))
-        for _ in 0..<max(0, Int(screenNumber)) where it.rem > 0 { xcb_screen_next(&it) }
-        guard let screen = it.data else { disconnect(); throw FocusError("the X server has no screen \(screenNumber)") }
-        root = screen.pointee.root
+        self.root = root
         guard let ext = gestured_xcb_randr_extension(c), ext.pointee.present != 0 else {
-            disconnect(); throw FocusError("the X server at \(display) has no RandR extension")
+            disconnect(); throw FocusError("the X server at \(display ?? "") has no RandR extension")
         }
         firstEvent = ext.pointee.first_event
         let version = xcb_randr_query_version_reply(c, xcb_randr_query_version(c, 1, 5), nil)
         let (major, minor) = version.map { ($0.pointee.major_version, $0.pointee.minor_version) } ?? (0, 0)
         CMemory.free(version)
         guard major > 1 || (major == 1 && minor >= 3) else {
-            disconnect(); throw FocusError("the X server at \(display) has RandR \(major).\(minor); 1.3 or later is needed")
+            disconnect(); throw FocusError("the X server at \(display ?? "") has RandR \(major).\(minor); 1.3 or later is needed")
         }
         let mask = UInt16(XCB_RANDR_NOTIFY_MASK_SCREEN_CHANGE.rawValue | XCB_RANDR_NOTIFY_MASK_CRTC_CHANGE.rawValue
                           | XCB_RANDR_NOTIFY_MASK_OUTPUT_CHANGE.rawValue)
