@@ -23,12 +23,7 @@ public struct BindingPlan: Hashable, Sendable {
         self.config = config
         var kinds = Set(GestureKind.all)
         var fingers = Set<Int>()
-        for b in config.bindings where b.gesture == .doubleTap {
-            switch b.fingers {
-            case .any: fingers.formUnion(1...5)
-            case .counts(let c): fingers.formUnion(c)
-            }
-        }
+        for b in config.bindings where b.gesture == .doubleTap { fingers.formUnion(b.fingers.acceptedCounts) }
         if fingers.isEmpty { kinds.remove(.doubleTap) }
         recognizedKinds = kinds
         doubleTapFingerCounts = fingers
@@ -64,14 +59,7 @@ public struct DevicePlan: Hashable, Sendable {
 
     /// The finger counts `claimBindings` name (what the exclusive gate holds back while recognition decides).
     public var claimFingerCounts: Set<Int> {
-        var counts = Set<Int>()
-        for b in claimBindings {
-            switch b.fingers {
-            case .any: counts.formUnion(1...5)
-            case .counts(let c): counts.formUnion(c)
-            }
-        }
-        return counts
+        claimBindings.reduce(into: Set<Int>()) { $0.formUnion($1.fingers.acceptedCounts) }
     }
 
     public init(settings: DeviceSettings, recognizedKinds: Set<GestureKind> = Set(GestureKind.all),

@@ -147,6 +147,13 @@ public enum FingerMatch: Hashable, Sendable {
         case .counts(let s): return s.contains(n)
         }
     }
+    /// The counts it accepts, `any` as 1…5 (the most fingers a gesture is reported with).
+    public var acceptedCounts: Set<Int> {
+        switch self {
+        case .any: return Set(1...5)
+        case .counts(let s): return s
+        }
+    }
 }
 
 /// `every:` on a continuous binding: fire each time this much has accumulated.
