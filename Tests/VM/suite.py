@@ -376,11 +376,14 @@ def linuxinput_twenty_hotplug_cycles_leak_no_fd():
     w = watch("udev")
     dev = Device(TOUCHSCREEN)
     try:
+        # Each count is taken once the reader has opened the device again (it says `added`):
+        # counted right after a plug, the open may not have happened yet under load.
         def cycle():
-            w.wait_for(lambda l: l.startswith(f"added {dev.node}"), 10, f"added {dev.node}")
             dev.unplug()
             w.wait_for(lambda l: l == f"removed {dev.node}", 10, f"removed {dev.node}")
             dev.plug()
+            w.wait_for(lambda l: l.startswith(f"added {dev.node}"), 10, f"added {dev.node}")
+        w.wait_for(lambda l: l.startswith(f"added {dev.node}"), 10, f"added {dev.node}")
         cycle(); time.sleep(0.1)
         before = len(os.listdir(f"/proc/{w.p.pid}/fd"))
         for _ in range(20): cycle()
