@@ -33,6 +33,14 @@ public enum ProcessTable {
         }
     }
 
+    /// The pid the kernel handed out last in this pid namespace (/proc/sys/kernel/ns_last_pid);
+    /// nil where it cannot be read. Pids are handed out upwards from it and only wrap around at
+    /// pid_max, so while it has not wrapped, no pid at or below an earlier reading was reused.
+    public static func lastPid() -> Int32? {
+        guard let bytes = try? FileContents.bytes(of: "/proc/sys/kernel/ns_last_pid", maximumBytes: 32) else { return nil }
+        return Int32(String(decoding: bytes, as: UTF8.self).trimmingSpaces.filter { $0 != "\n" })
+    }
+
     /// /proc/PID/stat parsed; nil when the process is gone (or the line cannot be read).
     public static func entry(_ pid: Int32) -> Entry? {
         guard let bytes = try? FileContents.bytes(of: "/proc/\(pid)/stat", maximumBytes: 4096) else { return nil }

@@ -126,4 +126,17 @@ import LinuxSystem
         #expect(!stop(150))
         #expect(t.nextDeadline == at(300))
     }
+
+    /// A scan trusts the last scan's strangers only while no pid can have been reused: recent,
+    /// and ns_last_pid has not gone down (wrapped).
+    @Test func test_hookTree_strangersStillHold_onlyWhileThePidsCannotHaveWrapped() {
+        let t0 = Instant(microseconds: 10_000_000)
+        let soon = t0 + .milliseconds(100), late = t0 + HookTree.incrementalWindow + .milliseconds(1)
+        #expect(HookTree.strangersStillHold(previousScan: t0, now: soon, previousLastPid: 500, lastPid: 700))
+        #expect(HookTree.strangersStillHold(previousScan: t0, now: soon, previousLastPid: 500, lastPid: 500))
+        #expect(!HookTree.strangersStillHold(previousScan: t0, now: soon, previousLastPid: 500, lastPid: 320), "wrapped")
+        #expect(!HookTree.strangersStillHold(previousScan: t0, now: late, previousLastPid: 500, lastPid: 700), "too long ago")
+        #expect(!HookTree.strangersStillHold(previousScan: nil, now: soon, previousLastPid: nil, lastPid: 700), "first scan")
+        #expect(!HookTree.strangersStillHold(previousScan: t0, now: soon, previousLastPid: 500, lastPid: nil), "unreadable")
+    }
 }

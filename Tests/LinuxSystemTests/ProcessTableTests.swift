@@ -22,6 +22,19 @@ import LinuxSystem
         #expect(ProcessTable.owner(getpid()) == geteuid())
     }
 
+    /// ns_last_pid is the newest pid: a child made now has it, or a later one made meanwhile.
+    @Test func test_lastPid_isAtLeastANewChildsPid() throws {
+        let before = try #require(ProcessTable.lastPid(), "/proc/sys/kernel/ns_last_pid unreadable")
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
+        defer { for a in argv { free(a) } }
+        #expect(posix_spawn(&pid, "/bin/true", nil, nil, argv, nil) == 0)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        let after = try #require(ProcessTable.lastPid())
+        #expect(after >= pid && (pid > before || after < before), "ns_last_pid \(before) → \(after), child \(pid)")
+    }
+
     @Test func test_environment_findsAnEntryByPrefix() {
         // A child given its own environment (this process's may change under other tests).
         var pid: pid_t = 0

@@ -14,6 +14,14 @@ import LinuxSystem
 /// (one that cleared its environment is still found through its parent, if seen while the parent
 /// lived). A member is known by pid and start time, so a reused pid is never taken for it.
 ///
+/// A scan reads /proc/PID/stat only of the processes it must: its members, and processes it has
+/// not placed yet. One found not to be a hook's (a stranger) is not read again while the pids
+/// cannot have wrapped since the last scan (`ProcessTable.lastPid` did not go down, and that scan
+/// was at most `incrementalWindow` ago): pids are handed out upwards, so a listed pid that was a
+/// stranger's is still that stranger. Otherwise every process is read again. On a host with a
+/// hundred processes this is a few syscalls a scan instead of three hundred, which a burst of
+/// short hooks (a `rotate` binding with `every:`) pays every time a shell exits.
+///
 /// Zombies: a member that exited and whose parent is this process (adopted) is reaped here by its
 /// pid. A zombie never seen alive (a short `setsid` child that exited between two scans) cannot be
 /// told apart from another child of this process by /proc alone; it is reaped only when
@@ -35,6 +43,11 @@ final class HookTree {
     private let ownUID = CurrentProcess.effectiveUserID
     private var nextID = 1
     private var lastScan: Instant?
+    /// `ProcessTable.lastPid()` at the last scan.
+    private var lastPidAtScan: Int32?
+    /// The longest time between two scans for the second to trust the first's strangers without
+    /// reading them again (a wrap of every pid within it would take over 32 000 forks a second).
+    static let incrementalWindow: Duration = .seconds(1)
     /// Processes read once and found not to be a hook's, by pid with their start time (their
     /// environment does not change, and a process forked from a member is new).
     private var strangers: [Int32: UInt64] = [:]
@@ -77,12 +90,20 @@ final class HookTree {
     /// Reads /proc once: drops members that ended (reaping the ones adopted here), attributes new
     /// processes to `hooks`, and reports strays. `hooks` are the running hooks.
     func scan(_ hooks: [ChildProcess], now: Instant) -> Findings {
+        let lastPid = ProcessTable.lastPid()   // before the listing: a pid made after it is read as new
+        let trusted = Self.strangersStillHold(previousScan: lastScan, now: now, previousLastPid: lastPidAtScan, lastPid: lastPid)
         lastScan = now
+        lastPidAtScan = lastPid
         undecided = false
         var findings = Findings()
         var table: [Int32: ProcessTable.Entry] = [:]
-        for pid in ProcessTable.pids() {
+        let listed = ProcessTable.pids()
+        for pid in listed where !(trusted && strangers[pid] != nil) {
             if let e = ProcessTable.entry(pid) { table[pid] = e }
+        }
+        if trusted {
+            let present = Set(listed)
+            strangers = strangers.filter { present.contains($0.key) }
         }
         // Members that ended: gone, their pid reused, or a zombie (reaped here when ours).
         var owner: [Int32: ChildProcess] = [:]
@@ -117,6 +138,9 @@ final class HookTree {
                 join(hook, e, &owner, &findings)
                 continue
             }
+            // A kernel thread (kthreadd or its child): its environment is empty or, on newer
+            // kernels, unreadable (ESRCH), and it never runs a hook's code.
+            if e.pid == 2 || e.parent == 2 { strangers[e.pid] = e.startTime; continue }
             guard ProcessTable.owner(e.pid) == ownUID else { strangers[e.pid] = e.startTime; continue }
             switch ProcessTable.environment(of: e.pid, entryStartingWith: prefix) {
             case .found(let idText)?:
@@ -127,9 +151,8 @@ final class HookTree {
                 }
             case .absent?: strangers[e.pid] = e.startTime
             case .empty?:
-                // A kernel thread (kthreadd's child) for good; otherwise perhaps a process in
-                // the middle of execve, a hook's among them: read it again next scan.
-                if e.parent == 2 || e.pid == 2 { strangers[e.pid] = e.startTime; continue }
+                // Perhaps a process in the middle of execve, a hook's among them: read it again
+                // next scan.
                 let scans = (emptyReads[e.pid].map { $0.startTime == e.startTime ? $0.scans : 0 } ?? 0) + 1
                 if scans >= Self.emptyReadsToDecide {
                     strangers[e.pid] = e.startTime
@@ -141,9 +164,16 @@ final class HookTree {
             case nil: break   // unreadable for now (exiting): next scan
             }
         }
-        strangers = strangers.filter { table[$0.key]?.startTime == $0.value }
+        if !trusted { strangers = strangers.filter { table[$0.key]?.startTime == $0.value } }
         emptyReads = emptyReads.filter { table[$0.key]?.startTime == $0.value.startTime && strangers[$0.key] == nil }
         return findings
+    }
+
+    /// Whether the strangers of the scan before still name the same processes by pid alone: it
+    /// was recent and the pids have not wrapped since (see the type's comment).
+    static func strangersStillHold(previousScan: Instant?, now: Instant, previousLastPid: Int32?, lastPid: Int32?) -> Bool {
+        guard let previousScan, let previousLastPid, let lastPid else { return false }
+        return now - previousScan <= incrementalWindow && lastPid >= previousLastPid
     }
 
     private func join(_ hook: ChildProcess, _ e: ProcessTable.Entry, _ owner: inout [Int32: ChildProcess],
