@@ -8,7 +8,8 @@ usage: sidebyside.py --bin BIN --root ROOT [--quick] [--scenario=NAME] [--bare] 
 
 throughput   per scenario, one uinput device (gestured-uinput, from a recording's header) plays real
              recordings from Tests/Fixtures back to back, read at once by `gestured run` (realistic
-             bindings, one socket client), `libinput debug-events`, `lisgd` (touchscreens) and the
+             bindings, one socket client), `libinput debug-events`, `lisgd` and `gestured-commands`
+             (touchscreens: lisgd's swipes bound, no client, lisgd's own terms) and the
              text stack: `libinput debug-events` piped into tools/textstack.py, a stand-in for
              libinput-gestures. Prints `name: value` lines: CPU per 10 000 events (utime + stime of
              the whole process, all threads, from /proc/PID/stat; both processes for the text
@@ -27,7 +28,8 @@ latency      Tests/VM/latency.py: one process, one monotonic clock, synthetic pr
 recognition  each touchpad recording played into uinput: libinput's gestures (with and without
              --enable-tap) next to gestured's.
 profile      gestured alone on the 3M recording: syscalls and mallocs per frame, perf profile, smaps.
-syscalls     strace -c of gestured, gestured-bare and libinput on one bcm5974 playback, per frame.
+syscalls     strace -c of gestured, gestured-bare, libinput (and lisgd on a touchscreen) on one playback
+             (bcm5974, or --scenario=NAME), per frame.
 instructions user-mode instructions per event of gestured, gestured-bare, libinput (and the floor)
              under callgrind, each recording played once: what a real CPU would execute, which
              emulated CPU time does not show (Tests/VM/sidebyside_instructions.py).
@@ -64,6 +66,14 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 BINDINGS = open(os.path.join(HERE, "sidebyside-bindings.yaml")).read()
 # The same bindings for lisgd (touch events only; "P" fires while the fingers are down).
 LISGD_GESTURES = ["3,LR,*,*,R,:", "3,RL,*,*,R,:", "4,DU,*,*,R,:", "4,UD,*,*,R,:", "2,LR,*,*,R,:"]
+# lisgd's terms for gestured (`gestured-commands` on touchscreens): those swipes only, each
+# running its command, no socket client, as lisgd runs.
+LISGD_BINDINGS = """bindings:
+  - {gesture: swipe, fingers: 3, direction: [left, right], command: ':'}
+  - {gesture: swipe, fingers: 4, direction: [up, down], command: ':'}
+  - {gesture: swipe, fingers: 2, direction: right, command: ':'}
+log: {level: warning}
+"""
 
 SCENARIOS = [  # name, device header, recording, times played (full run)
     ("touchscreen_3m_10f", f"{FIX}/touchscreen-3m-10finger-mixed-rotate-pinch-drags__whot-evemu.evemu", None, 2),
@@ -83,6 +93,10 @@ def user_system_ticks(pid):
     """(utime, stime) of the whole process (every thread), in clock ticks."""
     with open(f"/proc/{pid}/stat") as f: fields = f.read().rsplit(")", 1)[1].split()
     return int(fields[11]), int(fields[12])
+
+def minor_faults(pid):
+    """Minor page faults of the whole process so far (a fault is kernel time no syscall shows)."""
+    with open(f"/proc/{pid}/stat") as f: return int(f.read().rsplit(")", 1)[1].split()[7])
 
 def status_kb(pid, key):
     with open(f"/proc/{pid}/status") as f:
@@ -132,6 +146,9 @@ class Consumer:
     def wakeups(self):
         """Voluntary context switches of every thread of every process (each is a wait that ended)."""
         try: return sum(wakeups_and_syscalls(p)[0] for p in self.pids())
+        except OSError: return 0
+    def faults(self):
+        try: return sum(minor_faults(p) for p in self.pids())
         except OSError: return 0
     def finish(self): self.hwm = sum(status_kb(p, "VmHWM") for p in self.pids())
     def alive(self): return all(p.poll() is None for p in self.procs)
@@ -186,6 +203,7 @@ def start_consumers(node, touchscreen, config_path):
         argv = ["lisgd", "-d", node, "-w", "3000", "-h", "2000"]
         for g in LISGD_GESTURES: argv += ["-g", g]
         consumers.append(Consumer("lisgd", [subprocess.Popen(argv, stdout=null, stderr=null)]))
+        consumers.append(Consumer("gestured-commands", [Daemon(config=LISGD_BINDINGS).p]))
     # The same daemon as `gestured`, opened after every other reader. The kernel wakes a device's
     # readers in the order they opened it, and the first one woken reads most frames one at a time
     # (more wake-ups per frame): `gestured` opens first, the unfavourable place, and stays the
@@ -223,6 +241,7 @@ def throughput():
             before = {c.name: c.user_system() for c in consumers}
             io_before = wakeups_and_syscalls(d.p.pid)
             woken_before = {c.name: c.wakeups() for c in consumers}
+            faults_before = {c.name: c.faults() for c in consumers}
             events = 0; stop = threading.Event()
             def sampler():
                 while not stop.wait(0.5):
@@ -239,6 +258,7 @@ def throughput():
             after = {c.name: c.user_system() for c in consumers}
             io_after = wakeups_and_syscalls(d.p.pid)
             woken = {c.name: c.wakeups() - woken_before[c.name] for c in consumers}
+            faulted = {c.name: c.faults() - faults_before[c.name] for c in consumers}
             dead = [c.name for c in consumers if not c.alive()]
             say(f"{name}.events", f"{events} ({times}x, {wall:.1f} s)")
             if dead: say(f"{name}.error", f"exited during the run: {', '.join(dead)}")
@@ -254,6 +274,8 @@ def throughput():
                     if c.name.startswith("gestured") or c.name == "floor": continue
                     ratio = cpu[g] / cpu[c.name] if cpu[c.name] else float("inf")
                     say(f"{name}.ratio_cpu.{g}:{c.name}", f"{ratio:.2f}")
+            if "gestured-commands" in cpu and cpu.get("lisgd"):
+                say(f"{name}.ratio_cpu.gestured-commands:lisgd", f"{cpu['gestured-commands'] / cpu['lisgd']:.2f}")
             if "floor" in cpu:
                 for c in consumers:
                     if c.name != "floor":
@@ -266,6 +288,8 @@ def throughput():
                 f"read+write syscalls {(io_after[1] - io_before[1]) / frames:.2f} ({frames} frames)")
             for c in consumers:
                 say(f"{name}.wakeups_per_frame.{c.name}", f"{woken[c.name] / frames:.2f}")
+            for c in consumers:
+                say(f"{name}.minor_faults_per_frame.{c.name}", f"{faulted[c.name] / frames:.3f}")
             dropped = d.stderr().count("SYN_DROPPED")
             if dropped: say(f"{name}.gestured_syn_dropped", f"{dropped} (the kernel dropped events gestured read too late)")
         finally:
@@ -366,7 +390,7 @@ def main():
         elif mode == "profile": profile()
         elif mode == "syscalls":
             import sidebyside_syscalls  # noqa: E402  (Tests/VM/sidebyside_syscalls.py)
-            sidebyside_syscalls.syscalls(say, connect, frames_in, SCENARIOS, BINDINGS)
+            sidebyside_syscalls.syscalls(say, connect, frames_in, SCENARIOS, BINDINGS, LISGD_GESTURES, ONLY)
         elif mode == "instructions":
             import sidebyside_instructions  # noqa: E402  (Tests/VM/sidebyside_instructions.py)
             chosen = [s for s in SCENARIOS if not ONLY or any(o in s[0] for o in ONLY)]
