@@ -89,8 +89,11 @@ func listenMain(_ arguments: [String]) -> Int32 {
     let relay = OrientationRelay { eprint("gestured listen: " + $0) }
     let screen = ScreenTracker(environment: BackendSelection.processEnvironment(),
                                log: { eprint("gestured listen: " + $0) }, observe: { relay.screens($0) })
+    let mapping = TouchscreenMappingTracker(environment: BackendSelection.processEnvironment(),
+                                            log: { eprint("gestured listen: " + $0) }, observe: { relay.mapping($0) })
     screen.start()
-    defer { screen.stop() }
+    mapping.start()
+    defer { screen.stop(); mapping.stop() }
     ReconnectingClient(path: socket, subscribe: subscribe).runReplying { event, send in
         switch event {
         case .connectFailed(let error, _, let first):
