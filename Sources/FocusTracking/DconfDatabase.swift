@@ -11,6 +11,8 @@ struct DconfDatabase {
 
     /// The largest file read (a user database holds a few kilobytes to a few hundred).
     static let maximumBytes = 16 << 20
+    /// The deepest key read, in path components.
+    static let maximumDepth = 256
 
     init(_ bytes: [UInt8]) throws(FocusError) {
         self.bytes = bytes
@@ -44,7 +46,6 @@ struct DconfDatabase {
         let itemsStart = r.lowerBound + 8 + 4 * (bloomWords + buckets)
         guard itemsStart <= r.upperBound else { throw FocusError("a GVDB hash table larger than its region") }
         let count = (r.upperBound - itemsStart) / 24
-        var names: [String?] = Array(repeating: nil, count: count)
         var parents: [Int] = [], types: [UInt8] = [], values: [Range<Int>?] = [], own: [String] = []
         for i in 0..<count {
             let at = itemsStart + 24 * i
@@ -55,18 +56,14 @@ struct DconfDatabase {
             types.append(bytes[at + 14])
             values.append(bytes[at + 14] == UInt8(ascii: "v") ? try pointer(at + 16) : nil)
         }
-        // A full key is its parents' keys and its own; a parent chain longer than the table is a loop.
-        func name(_ i: Int, _ depth: Int) -> String? {
-            if let n = names[i] { return n }
-            guard depth < count else { return nil }
-            let p = parents[i]
-            guard p < count else { return nil }
-            let n = p < 0 ? own[i] : name(p, depth + 1).map { $0 + own[i] }
-            names[i] = n
-            return n
-        }
+        // A full key is its parents' keys and its own (dconf chains one item per path
+        // component). A chain deeper than `maximumDepth` (a loop) or reaching outside the table
+        // is broken: such an item has no name.
         for i in 0..<count where types[i] == UInt8(ascii: "v") {
-            if let n = name(i, 0), let v = values[i] { keys[n] = v }
+            var chain = [i], p = parents[i]
+            while p >= 0, p < count, chain.count <= Self.maximumDepth { chain.append(p); p = parents[p] }
+            guard p < 0, chain.count <= Self.maximumDepth, let v = values[i] else { continue }
+            keys[chain.reversed().map { own[$0] }.joined()] = v
         }
     }
 
@@ -91,7 +88,7 @@ struct DconfDatabase {
         }
         guard a.count >= size else { return nil }
         let tableStart = offset(a.count - size)
-        guard tableStart <= a.count, (a.count - tableStart) % size == 0 else { return nil }
+        guard tableStart >= 0, tableStart <= a.count, (a.count - tableStart) % size == 0 else { return nil }
         let n = (a.count - tableStart) / size
         var out: [String] = [], start = 0
         for i in 0..<n {
