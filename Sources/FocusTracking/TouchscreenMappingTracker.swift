@@ -12,13 +12,21 @@ protocol TouchscreenMappingSource: AnyObject {
     func receive() throws(FocusError) -> TouchscreenMapping?
     /// The mapping `connect` already learnt (nil: it arrives through `receive`).
     func pending() -> TouchscreenMapping?
+    /// The session's outputs changed: a source whose compositor does not signal its mapping's
+    /// changes reads it again at the next `receive`.
+    func invalidate()
+}
+
+extension TouchscreenMappingSource {
+    func invalidate() {}
 }
 
 /// Follows the compositor's own touchscreen-to-output mapping, where the session's compositor
 /// exposes one, on its own thread, pushed by the compositor: GNOME (its per-touchscreen setting
-/// and Mutter's DisplayConfig). sway's `map_to_output` and niri's `touch { map-to-output }` are
-/// not in their IPC, so those sessions have none. A lost connection is said once and retried with
-/// backoff; the mapping last reported stays meanwhile.
+/// and Mutter's DisplayConfig), KWin (each input device's `outputName` on the session bus),
+/// Hyprland (`input:touchdevice:output`). sway's `map_to_output` and niri's `touch {
+/// map-to-output }` are not in their IPC, so those sessions have none. A lost connection is said
+/// once and retried with backoff; the mapping last reported stays meanwhile.
 public final class TouchscreenMappingTracker: Sendable {
     public typealias Log = @Sendable (String) -> Void
     public typealias Observe = @Sendable (TouchscreenMapping) -> Void
@@ -29,6 +37,8 @@ public final class TouchscreenMappingTracker: Sendable {
     private let stopping = Atomic<Bool>(false)
     private let wakeRead: FileDescriptor
     private let wakeWrite: FileDescriptor
+    private let refreshRead: FileDescriptor
+    private let refreshWrite: FileDescriptor
     private let thread = Mutex<SystemThread?>(nil)
 
     public init(environment: [String: String], log: @escaping Log, observe: @escaping Observe) {
@@ -38,11 +48,23 @@ public final class TouchscreenMappingTracker: Sendable {
         let wake = (try? FileDescriptor.pipe()) ?? (readEnd: Poll.skipped, writeEnd: Poll.skipped)
         for end in [wake.readEnd, wake.writeEnd] { end.setNonBlocking() }
         (wakeRead, wakeWrite) = wake
+        let refresh = (try? FileDescriptor.pipe()) ?? (readEnd: Poll.skipped, writeEnd: Poll.skipped)
+        for end in [refresh.readEnd, refresh.writeEnd] { end.setNonBlocking() }
+        (refreshRead, refreshWrite) = refresh
     }
 
-    /// The source this session's desktop offers (by XDG_CURRENT_DESKTOP), nil when none.
+    /// The session's outputs changed (from the screen tracker's thread): a source that cannot
+    /// tell when its mapping changes (KWin) reads it again.
+    public func refresh() {
+        _ = [UInt8(1)].withUnsafeBytes { try? refreshWrite.write($0) }
+    }
+
+    /// The source this session offers (Hyprland by HYPRLAND_INSTANCE_SIGNATURE, KWin and GNOME by
+    /// XDG_CURRENT_DESKTOP), nil when none.
     static func source(_ environment: [String: String]) -> TouchscreenMappingSource? {
         let desktop = (environment["XDG_CURRENT_DESKTOP"] ?? "").lowercased().split(separator: ":")
+        if let sig = environment["HYPRLAND_INSTANCE_SIGNATURE"], !sig.isEmpty { return HyprlandTouchscreenMapping(environment) }
+        if desktop.contains("kde") { return KWinTouchscreenMapping(busAddress: environment["DBUS_SESSION_BUS_ADDRESS"]) }
         if desktop.contains("gnome") { return GnomeTouchscreenMapping(environment) }
         return nil
     }
@@ -68,7 +90,7 @@ public final class TouchscreenMappingTracker: Sendable {
         guard !stopping.exchange(true, ordering: .sequentiallyConsistent) else { return }
         _ = [UInt8(1)].withUnsafeBytes { try? wakeWrite.write($0) }
         if let worker = thread.withLock({ t -> SystemThread? in defer { t = nil }; return t }) { worker.join() }
-        wakeRead.close(); wakeWrite.close()
+        wakeRead.close(); wakeWrite.close(); refreshRead.close(); refreshWrite.close()
     }
 
     private func run(_ source: TouchscreenMappingSource) {
@@ -101,7 +123,8 @@ public final class TouchscreenMappingTracker: Sendable {
     private func follow(_ source: TouchscreenMappingSource, fd: Int32, outage: inout Bool, backoff: inout Int32,
                         last: inout TouchscreenMapping?) {
         defer { source.disconnect() }
-        var fds = [Poll.Entry(FileDescriptor(rawValue: fd), .readable), Poll.Entry(wakeRead, .readable)]
+        var fds = [Poll.Entry(FileDescriptor(rawValue: fd), .readable), Poll.Entry(wakeRead, .readable),
+                   Poll.Entry(refreshRead, .readable)]
         var first = true
         while !stopping.load(ordering: .relaxed) {
             do throws(FocusError) {
@@ -120,6 +143,11 @@ public final class TouchscreenMappingTracker: Sendable {
                 return
             }
             if !fds[1].returned.isEmpty { return }
+            if !fds[2].returned.isEmpty {
+                var drain = [UInt8](repeating: 0, count: 64)
+                _ = drain.withUnsafeMutableBytes { try? refreshRead.read(into: $0) }
+                source.invalidate()
+            }
         }
     }
 }

@@ -87,10 +87,10 @@ func listenMain(_ arguments: [String]) -> Int32 {
     var lines = ListenLines()
     var dispatch = ListenDispatch(plan: plan)   // commands here; keys:/button: → emit requests
     let relay = OrientationRelay { eprint("gestured listen: " + $0) }
-    let screen = ScreenTracker(environment: BackendSelection.processEnvironment(),
-                               log: { eprint("gestured listen: " + $0) }, observe: { relay.screens($0) })
     let mapping = TouchscreenMappingTracker(environment: BackendSelection.processEnvironment(),
                                             log: { eprint("gestured listen: " + $0) }, observe: { relay.mapping($0) })
+    let screen = ScreenTracker(environment: BackendSelection.processEnvironment(),
+                               log: { eprint("gestured listen: " + $0) }, observe: { relay.screens($0); mapping.refresh() })
     screen.start()
     mapping.start()
     defer { screen.stop(); mapping.stop() }

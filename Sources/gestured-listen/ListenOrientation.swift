@@ -85,14 +85,15 @@ final class OrientationRelay: Sendable {
 /// `gestured listen --print-screen`: the outputs and their transforms as the compositor pushes
 /// them, until interrupted (no daemon needed).
 func printScreenChanges() -> Int32 {
+    let mapping = TouchscreenMappingTracker(environment: BackendSelection.processEnvironment(), log: { eprint("gestured listen: " + $0) }) { m in
+        writeAll(1, "touchscreens: \(m.summary)\n")
+    }
     let tracker = ScreenTracker(environment: BackendSelection.processEnvironment(), log: { eprint("gestured listen: " + $0) }) { outputs in
+        mapping.refresh()
         let text = outputs.map { o in
             "\(o.name): transform \(o.transformName)\(o.isBuiltIn ? " (built-in)" : "")\(o.active ? "" : " (inactive)")"
         }.joined(separator: "; ")
         writeAll(1, "outputs: \(text.isEmpty ? "none" : text)\n")
-    }
-    let mapping = TouchscreenMappingTracker(environment: BackendSelection.processEnvironment(), log: { eprint("gestured listen: " + $0) }) { m in
-        writeAll(1, "touchscreens: \(m.summary)\n")
     }
     guard tracker.start() else { return 1 }
     mapping.start()
