@@ -134,7 +134,10 @@ public final class TouchscreenMappingTracker: Sendable {
                 first = false
                 if let m { report(source, m, outage: &outage, backoff: &backoff, last: &last) }
             } catch {
-                if !outage { log("screen: lost \(source.name)'s touchscreen mapping (\(error.description)); the last one stays; reconnecting") }
+                if !outage {
+                    log(last == nil ? "screen: \(source.name) touchscreen mapping: \(error.description); retrying"
+                                    : "screen: lost \(source.name)'s touchscreen mapping (\(error.description)); the last one stays; reconnecting")
+                }
                 outage = true
                 return
             }

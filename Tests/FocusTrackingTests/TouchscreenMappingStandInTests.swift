@@ -187,6 +187,18 @@ final class KWinInputStandIn: @unchecked Sendable {
         #expect(probe.last == "event7 → eDP-1 (KWin InputDevice event7 outputName)")
     }
 
+    /// KWin not on the bus (Plasma restarting, a desktop name set by hand): said once, retried
+    /// with backoff, nothing observed; stop ends it.
+    @Test func kwin_absent_isSaidOnceAndRetried() throws {
+        let bus = try PrivateBus()
+        let probe = MappingProbe(["XDG_CURRENT_DESKTOP": "KDE", "DBUS_SESSION_BUS_ADDRESS": bus.address])
+        try probe.wait("the failure said") { probe.logged.contains { $0.hasPrefix("screen: KWin touchscreen mapping: org.kde.KWin ") } }
+        usleep(1_200_000)    // several retries (250, 500 ms…)
+        #expect(probe.logged.filter { $0.contains("KWin touchscreen mapping:") }.count == 1, "\(probe.logged)")
+        #expect(probe.seen.isEmpty)
+        probe.tracker.stop()
+    }
+
     /// Hyprland: `j/getoption input:touchdevice:output` at connection and on each
     /// `configreloaded>>`, in the old and the new reply shapes; `[[Auto]]` is no mapping; a reply
     /// that is not JSON is said in the log and listen goes on.
