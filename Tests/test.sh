@@ -6,8 +6,9 @@ cd "$(dirname "$0")/.."
 # The real desktops the per-application tests run: a headless sway with foot windows, Xvfb with
 # openbox and xterms; sway's Xwayland (whose RandR turns with sway's output; xhost lets the test
 # in) and xrandr for the X11 orientation tests; a headless mutter turned through DisplayConfig
-# with gdbus (libglib2.0-bin) for GNOME's; dbus-daemon for the session-bus backends; headless
-# Chromium for the replay page (ReplayPageBrowserTests).
+# with gdbus (libglib2.0-bin) for GNOME's, and GNOME's touchscreen mapping set with gsettings
+# (libglib2.0-bin, gsettings-desktop-schemas) through dconf-service; dbus-daemon for the
+# session-bus backends; headless Chromium for the replay page (ReplayPageBrowserTests).
 scripts/deps.sh systemd dbus-daemon sway foot xvfb openbox xterm x11-utils xdotool xwayland x11-xserver-utils \
-  mutter libglib2.0-bin chromium
+  mutter libglib2.0-bin gsettings-desktop-schemas dconf-service chromium
 exec swift test "$@"

@@ -41,12 +41,18 @@ public struct ScreenOutput: Hashable, Sendable {
     }
 }
 
-/// Which output a touchscreen shows on: the one udev names (`WL_OUTPUT`, on the device line);
+/// Which output a touchscreen shows on: the one the compositor maps it to (`mapping`, where
+/// the compositor exposes it: TouchscreenMapping.swift), it being the compositor that turns the
+/// touch input with that output; else the one udev names (`WL_OUTPUT`, on the device line);
 /// else the built-in panel (eDP, LVDS, DSI) when there is exactly one; else the only active
 /// output. nil when none of these says (the device keeps the orientation it has).
 public enum ScreenChoice {
-    public static func output(for device: WireDevice, among outputs: [ScreenOutput]) -> (ScreenOutput, why: String)? {
+    public static func output(for device: WireDevice, among outputs: [ScreenOutput],
+                              mapping: TouchscreenMapping? = nil) -> (ScreenOutput, why: String)? {
         let active = outputs.filter(\.active)
+        if let rule = mapping?.rule(for: device), let o = active.first(where: { $0.name == rule.output }) {
+            return (o, rule.origin)
+        }
         if let named = device.output {
             return active.first { $0.name == named }.map { ($0, "udev WL_OUTPUT") }
         }

@@ -73,6 +73,7 @@ extension WireEncoder {
     /// A device's `output` and `orientation` keys.
     static func appendOrientation(_ d: WireDevice, to s: inout String) {
         if let o = d.output { s += ",\"output\":"; GestureJSON.appendString(o, to: &s) }
+        if let i = d.inputID { s += ",\"input_id\":"; GestureJSON.appendString(i, to: &s) }
         s += ",\"orientation\":{\"matrix\":"
         GestureJSON.appendString(d.orientation.matrix, to: &s)
         s += ",\"summary\":"
@@ -90,10 +91,22 @@ extension WireDecoder {
     /// A device object's `output` and `orientation` (absent from an older daemon: upright).
     static func readOrientation(_ o: [String: Any], into d: inout WireDevice) {
         d.output = o["output"] as? String
+        d.inputID = o["input_id"] as? String
         if let or = o["orientation"] as? [String: Any] {
             d.orientation = WireOrientation(matrix: or["matrix"] as? String ?? "1 0 0 0 1 0",
                                             summary: or["summary"] as? String ?? "",
                                             sources: (or["from"] as? [Any] ?? []).compactMap { $0 as? String })
         }
+    }
+}
+
+extension WireDevice {
+    /// `04f3:2234`: four lowercase hex digits each, as Mutter names a device's settings path.
+    public static func inputID(vendor: UInt16, product: UInt16) -> String {
+        func hex4(_ v: UInt16) -> String {
+            let h = String(v, radix: 16)
+            return String(repeating: "0", count: 4 - h.count) + h
+        }
+        return hex4(vendor) + ":" + hex4(product)
     }
 }

@@ -37,6 +37,9 @@ public struct WireDevice: Hashable, Sendable {
     public var orientation = WireOrientation()
     /// The output the touchscreen shows on, when udev says it (`WL_OUTPUT`).
     public var output: String?
+    /// The device's vendor and product ids, `04f3:2234` (lowercase hex, as udev's ID_VENDOR_ID and
+    /// ID_MODEL_ID and GNOME's per-touchscreen settings write them); nil when unknown (0:0).
+    public var inputID: String?
 
     public init(id: Int, name: String, kind: DeviceKind, node: String, widthMillimeters: Double,
                 heightMillimeters: Double, sizeKnown: Bool, slots: Int, contactProtocol: String) {
@@ -50,6 +53,7 @@ public struct WireDevice: Hashable, Sendable {
         self.init(id: id, name: d.name, kind: d.kind, node: node, widthMillimeters: size.width,
                   heightMillimeters: size.height, sizeKnown: d.sizeKnown, slots: d.slotCount,
                   contactProtocol: d.contactProtocol.rawValue)
+        if d.vendor != 0 || d.product != 0 { inputID = WireDevice.inputID(vendor: d.vendor, product: d.product) }
     }
 }
 

@@ -25,12 +25,15 @@ let listenUsage = """
       --print-app     print the focus backend and each focus change (the ids to write after
                       `app:`, and the title), without connecting to the daemon
       --print-screen  print the session's outputs and their transforms as the compositor
-                      reports them, without connecting to the daemon
+                      reports them, and its touchscreen mapping where it has one (GNOME,
+                      KWin, Hyprland), without connecting to the daemon
 
     listen also follows the transforms of the session's outputs (sway: IPC output events) and
     tells the daemon how the screen each touchscreen shows on turns its picture, so directions,
-    edges and positions are the picture's: the output udev names (WL_OUTPUT), else the built-in
-    panel (eDP, LVDS, DSI), else the only output. Each change is logged ("screen: …").
+    edges and positions are the picture's: the output the compositor maps the touchscreen to
+    (GNOME's touchscreen setting, KWin's outputName, Hyprland's input:touchdevice:output), else
+    the output udev names (WL_OUTPUT), else the built-in panel (eDP, LVDS, DSI), else the only
+    output. Each change is logged ("screen: …").
       -h, --help      this text
 
     """
@@ -87,10 +90,13 @@ func listenMain(_ arguments: [String]) -> Int32 {
     var lines = ListenLines()
     var dispatch = ListenDispatch(plan: plan)   // commands here; keys:/button: → emit requests
     let relay = OrientationRelay { eprint("gestured listen: " + $0) }
+    let mapping = TouchscreenMappingTracker(environment: BackendSelection.processEnvironment(),
+                                            log: { eprint("gestured listen: " + $0) }, observe: { relay.mapping($0) })
     let screen = ScreenTracker(environment: BackendSelection.processEnvironment(),
-                               log: { eprint("gestured listen: " + $0) }, observe: { relay.screens($0) })
+                               log: { eprint("gestured listen: " + $0) }, observe: { relay.screens($0); mapping.refresh() })
     screen.start()
-    defer { screen.stop() }
+    mapping.start()
+    defer { screen.stop(); mapping.stop() }
     ReconnectingClient(path: socket, subscribe: subscribe).runReplying { event, send in
         switch event {
         case .connectFailed(let error, _, let first):

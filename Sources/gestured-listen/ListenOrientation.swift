@@ -17,8 +17,10 @@ final class OrientationRelay: Sendable {
         var sender: Sender?
         var devices: [Int: WireDevice] = [:]
         var outputs: [ScreenOutput]?
-        /// Per device id: the output and transform last sent on this connection.
-        var sent: [Int: ScreenOutput] = [:]
+        /// The compositor's own touchscreen-to-output mapping, where it exposes one.
+        var mapping: TouchscreenMapping?
+        /// Per device id: the output, its transform and why it was chosen, last sent on this connection.
+        var sent: [Int: (output: ScreenOutput, why: String)] = [:]
     }
 
     private let state = Mutex(State())
@@ -29,7 +31,7 @@ final class OrientationRelay: Sendable {
     /// A new connection: the devices come with its hello; everything is sent again.
     func connected(_ send: @escaping (String) -> Bool) {
         let sender = Sender(send: send)
-        state.withLock { $0 = State(sender: sender, outputs: $0.outputs) }
+        state.withLock { $0 = State(sender: sender, outputs: $0.outputs, mapping: $0.mapping) }
     }
 
     func disconnected() { state.withLock { $0.sender = nil; $0.devices = [:]; $0.sent = [:] } }
@@ -58,15 +60,23 @@ final class OrientationRelay: Sendable {
         }
     }
 
+    /// The compositor's touchscreen mapping changed.
+    func mapping(_ m: TouchscreenMapping) {
+        state.withLock { s in
+            s.mapping = m
+            reconcile(&s)
+        }
+    }
+
     private func reconcile(_ s: inout State) {
         guard let sender = s.sender, let outputs = s.outputs else { return }
         for d in s.devices.values.sorted(by: { $0.id < $1.id }) where d.kind == .touchscreen {
-            guard let (output, why) = ScreenChoice.output(for: d, among: outputs) else { continue }
-            if let last = s.sent[d.id], last.rotation == output.rotation, last.flipped == output.flipped { continue }
+            guard let (output, why) = ScreenChoice.output(for: d, among: outputs, mapping: s.mapping) else { continue }
+            if let last = s.sent[d.id], last.output == output, last.why == why { continue }
             let request = OrientationRequest(device: d.id, rotation: output.rotation, flipped: output.flipped,
                                              source: "\(output.name) transform \(output.transformName), \(why)")
             guard sender.send(WireEncoder.orientation(request)) else { return }
-            s.sent[d.id] = output
+            s.sent[d.id] = (output, why)
             log("screen: device \(d.id) '\(TextEscaping.escaped(d.name))' shows on \(TextEscaping.escaped(output.name)) (\(why)): transform \(output.transformName)")
         }
     }
@@ -75,12 +85,17 @@ final class OrientationRelay: Sendable {
 /// `gestured listen --print-screen`: the outputs and their transforms as the compositor pushes
 /// them, until interrupted (no daemon needed).
 func printScreenChanges() -> Int32 {
+    let mapping = TouchscreenMappingTracker(environment: BackendSelection.processEnvironment(), log: { eprint("gestured listen: " + $0) }) { m in
+        writeAll(1, "touchscreens: \(m.summary)\n")
+    }
     let tracker = ScreenTracker(environment: BackendSelection.processEnvironment(), log: { eprint("gestured listen: " + $0) }) { outputs in
+        mapping.refresh()
         let text = outputs.map { o in
             "\(o.name): transform \(o.transformName)\(o.isBuiltIn ? " (built-in)" : "")\(o.active ? "" : " (inactive)")"
         }.joined(separator: "; ")
         writeAll(1, "outputs: \(text.isEmpty ? "none" : text)\n")
     }
     guard tracker.start() else { return 1 }
+    mapping.start()
     CurrentProcess.waitForSignals()
 }

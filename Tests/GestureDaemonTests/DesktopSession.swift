@@ -191,7 +191,10 @@ final class DesktopSession {
     /// Mutter (GNOME's compositor) headless with one virtual monitor, on a session bus of its
     /// own (a dbus-daemon of the test's, not dbus-run-session, which leaves both running when it
     /// is ended), as nobody under root like sway; its Wayland display and bus in `environment`.
-    static func mutter() throws -> DesktopSession {
+    /// A headless mutter with one virtual monitor per size in `monitors` (Meta-0, Meta-1…). With
+    /// `busAdmitsRoot`, the session bus (a user's own, its session.conf) also admits root, so a
+    /// test's root process (listen) can use it while the session runs as nobody.
+    static func mutter(monitors: [String] = ["1024x768"], busAdmitsRoot: Bool = false) throws -> DesktopSession {
         let s = try DesktopSession(asNobody: true)
         let run = s.dir + "/run"
         mkdir(run, 0o700)
@@ -199,10 +202,21 @@ final class DesktopSession {
         _ = try need("mutter", package: "mutter")
         let bus = "unix:path=\(s.dir)/bus"
         s.environment = ["XDG_RUNTIME_DIR": run]
-        try s.spawn(["dbus-daemon", "--session", "--nofork", "--nopidfile", "--address=\(bus)"], log: "dbus.log")
+        var daemon = ["dbus-daemon", "--session", "--nofork", "--nopidfile", "--address=\(bus)"]
+        if busAdmitsRoot {
+            try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <include>/usr/share/dbus-1/session.conf</include>
+              <policy context="default"><allow user="root"/></policy>
+            </busconfig>
+            """.write(toFile: s.dir + "/bus.conf", atomically: true, encoding: .utf8)
+            daemon[1] = "--config-file=\(s.dir)/bus.conf"
+        }
+        try s.spawn(daemon, log: "dbus.log")
         try s.waitUntil("the session bus") { access(s.dir + "/bus", F_OK) == 0 }
         s.environment["DBUS_SESSION_BUS_ADDRESS"] = bus
-        try s.spawn(["mutter", "--headless", "--wayland", "--no-x11", "--virtual-monitor", "1024x768"], log: "mutter.log")
+        try s.spawn(["mutter", "--headless", "--wayland", "--no-x11"] + monitors.flatMap { ["--virtual-monitor", $0] }, log: "mutter.log")
         try s.waitUntil("mutter's Wayland socket") { access(run + "/wayland-0", F_OK) == 0 }
         s.environment["WAYLAND_DISPLAY"] = "wayland-0"
         try s.waitUntil("org.gnome.Mutter.DisplayConfig") { (try? s.displayConfigState()) != nil }
@@ -238,6 +252,16 @@ final class DesktopSession {
         let state = try displayConfigState()
         _ = try gdbus("ApplyMonitorsConfig", [state.serial, "1",
             "[(0, 0, 1.0, uint32 \(transform), true, [('\(state.connector)', '\(state.mode)', @a{sv} {})])]", "@a{sv} {}"])
+    }
+
+    /// `gsettings` as the session's user on its bus: dconf-service, started by the bus, writes
+    /// the user's database under HOME (this session's directory).
+    func gsettings(_ arguments: [String]) throws -> String {
+        let tool = try DesktopSession.need("gsettings", package: "libglib2.0-bin")
+        let argv = asNobody ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", tool] + arguments : [tool] + arguments
+        let (status, out) = try run(argv)
+        guard status == 0 else { throw TestFailure(description: "gsettings \(arguments): \(out)") }
+        return out
     }
 
     // MARK: X11

@@ -27,6 +27,21 @@ import Testing
         }
     }
 
+    /// The vendor:product ids listen matches GNOME's per-touchscreen settings by: from the
+    /// device's description, Mutter's `%.4x` form, absent when the description has none (0:0).
+    @Test func test_deviceLines_carryTheInputID() throws {
+        let elan = DeviceDescription(name: "ELAN", bustype: 3, vendor: 0x04F3, product: 0x732)
+        let d = WireDevice(id: 5, node: "/dev/input/event9", description: elan)
+        #expect(d.inputID == "04f3:0732")
+        #expect(WireEncoder.deviceChanged(d).contains(#""input_id":"04f3:0732""#))
+        guard case .deviceChanged(let back) = try WireDecoder.serverMessage(WireEncoder.deviceChanged(d)) else {
+            Issue.record("not deviceChanged"); return
+        }
+        #expect(back.inputID == "04f3:0732")
+        let unknown = WireDevice(id: 6, node: "replay:x", description: DeviceDescription(name: "EP0430M09", bustype: 0x18))
+        #expect(unknown.inputID == nil && !WireEncoder.deviceChanged(unknown).contains("input_id"))
+    }
+
     @Test func test_aTooLongSource_isRefused() {
         let line = WireEncoder.orientation(OrientationRequest(device: 1, rotation: 90, source: String(repeating: "x", count: 201)))
         #expect(throws: WireError.self) { _ = try WireDecoder.clientRequest(line) }

@@ -63,6 +63,9 @@ const char *gsd_load(void);
     X(sd_bus_message *, bus_message_unref, (sd_bus_message *m), (m), NULL) \
     X(int, bus_message_append_basic, (sd_bus_message *m, char type, const void *p), (m, type, p), -ELIBACC) \
     X(int, bus_message_read_basic, (sd_bus_message *m, char type, void *p), (m, type, p), -ELIBACC) \
+    X(int, bus_message_enter_container, (sd_bus_message *m, char type, const char *contents), (m, type, contents), -ELIBACC) \
+    X(int, bus_message_exit_container, (sd_bus_message *m), (m), -ELIBACC) \
+    X(int, bus_message_skip, (sd_bus_message *m, const char *types), (m, types), -ELIBACC) \
     X(int, bus_message_is_method_call, (sd_bus_message *m, const char *interface, const char *member), \
       (m, interface, member), -ELIBACC) \
     X(int, bus_message_get_type, (sd_bus_message *m, uint8_t *type), (m, type), -ELIBACC) \
