@@ -227,6 +227,20 @@ def exclusive_lag_real_swipes_stray_motion_before_the_claim():
     swipe = f"{WORK}/dll0945-swipe.evtest"
     # The swipe: its first finger lands 0.296 s into the log, the three are down until 0.569 s.
     _trimmed_evtest(DLL0945, 0.28, 0.56, swipe)
+    # The control: what libinput makes of the same touchpad swipe read directly, without gestured.
+    dev = Device(DLL0945); li = None
+    try:
+        settle()
+        li = StampedLines(dev.node, tap=True)
+        time.sleep(0.3)
+        mark = len(li.lines)
+        dev.do(f"play {swipe}", timeout=60); dev.do("sleep 300"); dev.do("up")
+        li.quiet(0.8)
+        direct = [l.split()[1] for _, l in li.lines[mark:] if "GESTURE_" in l]
+        print(f"    touchpad, libinput on the device itself (no gestured): gesture events {direct or 'none'}", flush=True)
+    finally:
+        if li: li.close()
+        dev.remove()
     for src, play, kind in ((DLL0945, swipe, "touchpad"), (EP0430, EP0430, "touchscreen")):
         dev = Device(src)
         d = li = None
