@@ -20,6 +20,9 @@ public struct SignalFD {
         descriptor = FileDescriptor(rawValue: fd)
     }
 
+    /// A signalfd opened already (another thread's handle on it).
+    public init(descriptor: FileDescriptor) { self.descriptor = descriptor }
+
     /// The next pending signal, or nil when none is pending.
     public func next() -> Signal? {
         var info = signalfd_siginfo()

@@ -77,10 +77,15 @@ func listenMain(_ arguments: [String]) -> Int32 {
     if config.bindings.isEmpty { eprint("gestured listen: \(path) has no bindings; gestures will only be logged") }
     let socket = socketPath ?? config.socket.path
     let plan = BindingPlan(config)
+    // SIGTERM, SIGINT and SIGHUP end listen through `stopOnSignals`, which ends the binding
+    // shells first; blocked here, before any thread starts, so every thread inherits the mask
+    // (hooks get an empty mask from ChildSpawn).
+    let signals = try? SignalFD(catching: [.terminate, .interrupt, .hangUp])
     let runner = HookRunner(bindings: plan.commandBindings, limits: config.hooks, reapsAdoptedChildren: true) { priority, message in
         eprint((priority <= 4 ? "gestured listen: warning: " : "gestured listen: ") + message)
     }
     defer { runner.shutdown() }
+    if let signals { stopOnSignals(signals, runner) } else { CurrentProcess.restoreDefault([.terminate, .interrupt, .hangUp]) }
     let focus = startFocusTracking(focusChoice, bindings: config.bindings)
     // Ask only for what is bound (an empty list would mean nothing: then ask for everything).
     let kinds = plan.boundKinds
@@ -131,6 +136,26 @@ func listenMain(_ arguments: [String]) -> Int32 {
         return true
     }
     return 0
+}
+
+/// Waits on its own thread for SIGTERM, SIGINT or SIGHUP; then ends every binding shell and what
+/// it started (as the hook runner ends them: TERM, then KILL) and exits. Without it the default
+/// action would leave the shells running, adopted by init.
+func stopOnSignals(_ signals: SignalFD, _ runner: HookRunner) {
+    let fd = signals.descriptor
+    let started = try? SystemThread.detached {
+        while true {
+            _ = try? Poll.wait(for: fd, .readable, timeoutMilliseconds: -1)
+            guard let s = SignalFD(descriptor: fd).next() else { continue }
+            eprint("gestured listen: stopping (signal \(s)): ending the binding shells")
+            runner.shutdown()
+            CurrentProcess.exit(0)
+        }
+    }
+    if started == nil {
+        eprint("gestured listen: warning: cannot start the signal thread; a signal ends listen at once")
+        CurrentProcess.restoreDefault([.terminate, .interrupt, .hangUp])
+    }
 }
 
 /// Lock and unlock of the session listen follows (SessionLockWatcher), said once each.

@@ -123,6 +123,49 @@ import GestureWire
         #expect(text == "listen swipe up\n", "listen's hook wrote '\(text)'; daemon log: \(d.log)")
     }
 
+    /// SIGTERM to `gestured listen` while a binding's shell runs (it wrote its pid and sleeps):
+    /// listen ends the shell (and its `sleep`) before it exits, rather than leave them to init.
+    @Test func listenEndsItsBindingShellsOnSIGTERM() throws {
+        guard let bin = TestPaths.binary else { throw TestFailure(description: "no gestured binary") }
+        let dir = TestPaths.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pidFile = dir + "/shell.pid"
+        let userConfig = dir + "/user.yaml"
+        try """
+            bindings:
+              - gesture: swipe
+                fingers: 4
+                command: 'echo $$ > \(pidFile); sleep 30'
+            """.write(toFile: userConfig, atomically: true, encoding: .utf8)
+        let d = try DaemonProcess(["--replay", Self.swipe4, "--replay-wait-for-clients", "1"], directory: dir)
+        defer { _ = d.stop() }
+        let listen = Process()
+        listen.executableURL = URL(fileURLWithPath: bin)
+        listen.arguments = ["listen", "--config", userConfig, "--socket", d.socket]
+        let err = Pipe()
+        listen.standardError = err
+        try listen.run()
+        var shell: Int32?
+        for _ in 0..<600 where shell == nil {
+            shell = ((try? String(contentsOfFile: pidFile, encoding: .utf8)) ?? "").split(separator: "\n").first.flatMap { Int32($0) }
+            if shell == nil { usleep(25_000) }
+        }
+        guard let shell else { listen.terminate(); listen.waitUntilExit(); throw TestFailure(description: "the binding never ran; daemon log: \(d.log)") }
+        #expect(kill(shell, 0) == 0, "the binding's shell runs")
+        kill(listen.processIdentifier, SIGTERM)
+        listen.waitUntilExit()
+        let log = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(listen.terminationReason == .exit && listen.terminationStatus == 0, "listen ended by \(listen.terminationReason) \(listen.terminationStatus): \(log)")
+        #expect(log.contains("stopping (signal 15)"), "\(log)")
+        // The shell is gone (a zombie reaped by init counts as gone once reaped; give it a moment).
+        var alive = true
+        for _ in 0..<200 where alive {
+            alive = kill(shell, 0) == 0 && !(HookTreeTests.stat(shell).map { $0.state == "Z" } ?? true)
+            if alive { usleep(10_000) }
+        }
+        #expect(!alive, "the binding's shell \(shell) outlived listen")
+    }
+
     /// Three clients; one never reads. The other two get every gesture of four replays; the
     /// stalled one, once it reads, learns how much it missed through `dropped`.
     @Test func stalledClientNeverBlocksTheOthers() throws {
