@@ -21,7 +21,9 @@ public enum FileContents {
         guard fd >= 0 else { throw .open(.last) }
         defer { if !fromStandardInput { close(fd) } }
         var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        // No larger than the most that may be read (and one byte to tell "too large"): a
+        // /proc/PID/stat read, a few hundred bytes, must not clear and dirty 64 kB of heap.
+        var chunk = [UInt8](repeating: 0, count: Swift.min(1 << 16, Swift.max(maximumBytes, 0) + 1))
         while true {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
