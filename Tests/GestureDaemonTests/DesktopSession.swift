@@ -347,15 +347,26 @@ struct OrphanedProcess {
 
     /// The live descendants of `pid`, children before their own children.
     static func descendants(of pid: pid_t) -> [OrphanedProcess] {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        let children = tasks.flatMap { task -> [pid_t] in
-            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
-            return text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        }
-        return children.flatMap { child -> [OrphanedProcess] in
+        children(of: pid).flatMap { child -> [OrphanedProcess] in
             guard let s = stat(child) else { return [] }
             return [OrphanedProcess(pid: child, start: s.start)] + descendants(of: child)
         }
+    }
+
+    /// `pid`'s children: from /proc/PID/task/*/children where the kernel has it
+    /// (CONFIG_PROC_CHILDREN), else from every process's parent in /proc (kernels without it,
+    /// this sandbox's among them, would otherwise find no descendant and leave, say, the
+    /// dconf-service a session's bus started, to hang the exit tests as above).
+    static func children(of pid: pid_t) -> [pid_t] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        if let first = tasks.first, access("/proc/\(pid)/task/\(first)/children", R_OK) == 0 {
+            return tasks.flatMap { task -> [pid_t] in
+                let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
+                return text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            }
+        }
+        let all = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return all.compactMap(pid_t.init).filter { stat($0)?.parent == pid }
     }
 
     /// Parent, state and start time from /proc/PID/stat; nil once it is gone.
