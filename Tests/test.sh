@@ -7,8 +7,10 @@ cd "$(dirname "$0")/.."
 # openbox and xterms; sway's Xwayland (whose RandR turns with sway's output; xhost lets the test
 # in) and xrandr for the X11 orientation tests; a headless mutter turned through DisplayConfig
 # with gdbus (libglib2.0-bin) for GNOME's, and GNOME's touchscreen mapping set with gsettings
-# (libglib2.0-bin, gsettings-desktop-schemas) through dconf-service; dbus-daemon for the
-# session-bus backends; headless Chromium for the replay page (ReplayPageBrowserTests).
+# (libglib2.0-bin, gsettings-desktop-schemas) through dconf-service; a headless KWin turned with
+# kscreen-doctor (libkf5screen-bin), which reaches KWin through Qt's Wayland platform (qtwayland5)
+# for KDE's (about 48 MB to download); dbus-daemon for the session-bus backends; headless
+# Chromium for the replay page (ReplayPageBrowserTests).
 scripts/deps.sh systemd dbus-daemon sway foot xvfb openbox xterm x11-utils xdotool xwayland x11-xserver-utils \
-  mutter libglib2.0-bin gsettings-desktop-schemas dconf-service chromium
+  mutter libglib2.0-bin gsettings-desktop-schemas dconf-service kwin-wayland libkf5screen-bin qtwayland5 chromium
 exec swift test "$@"

@@ -9,13 +9,13 @@ import Foundation
 
 final class DesktopSession {
     let dir: String
-    private(set) var environment: [String: String] = [:]
+    var environment: [String: String] = [:]
     private var children: [Child] = []
     /// Xvfb's -displayfd pipe: kept open, since Xvfb dies of SIGPIPE writing to a closed one.
     private var xvfbPipe: [Int32] = []
-    private let asNobody: Bool
+    let asNobody: Bool
 
-    private init(asNobody: Bool = false) throws {
+    init(asNobody: Bool = false) throws {
         self.asNobody = asNobody && getuid() == 0
         dir = TestPaths.tempDirectory()
         if self.asNobody { chmod(dir, 0o755); chown(dir, 65534, 65534) }
@@ -37,12 +37,12 @@ final class DesktopSession {
         throw TestFailure(description: "\(program) is not installed (Debian package \(package)); Tests/test.sh installs it")
     }
 
-    /// Starts a desktop process (as nobody under root) with the session's environment, its
-    /// output to DIR/log. posix_spawn and waitpid, not Foundation's Process, which under load
-    /// missed xterm's exit and waited forever.
+    /// Starts a desktop process (a program in /usr/bin or an absolute path; as nobody under root)
+    /// with the session's environment, its output to DIR/log. posix_spawn and waitpid, not
+    /// Foundation's Process, which under load missed xterm's exit and waited forever.
     @discardableResult
     func spawn(_ argv: [String], log: String, extra: [String: String] = [:], stdoutFD: Int32? = nil) throws -> Child {
-        let bin = try DesktopSession.need(argv[0], package: argv[0])
+        let bin = argv[0].hasPrefix("/") ? argv[0] : try DesktopSession.need(argv[0], package: argv[0])
         let args = (asNobody ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin] : [bin]) + Array(argv.dropFirst())
         var env = ["PATH": "/usr/bin:/bin", "HOME": dir, "LANG": "C.UTF-8"]
         env.merge(environment) { $1 }
@@ -54,11 +54,11 @@ final class DesktopSession {
 
     /// Runs a session tool (swaymsg, xdotool) to its end: status and output.
     @discardableResult
-    func run(_ argv: [String], extra: [String: String] = [:]) throws -> (Int32, String) {
+    func run(_ argv: [String], extra: [String: String] = [:], seconds: Int = 10) throws -> (Int32, String) {
         let p = Process()
         // A tool that waits forever (xdotool --sync on a window that never activates) fails instead.
         p.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        p.arguments = ["10", try DesktopSession.need(argv[0], package: argv[0])] + Array(argv.dropFirst())
+        p.arguments = ["\(seconds)", try DesktopSession.need(argv[0], package: argv[0])] + Array(argv.dropFirst())
         var env = ["PATH": "/usr/bin:/bin", "HOME": dir]
         env.merge(environment) { $1 }
         env.merge(extra) { $1 }
