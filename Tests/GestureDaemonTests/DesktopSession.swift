@@ -28,6 +28,10 @@ final class DesktopSession {
         for c in children.reversed() { c.signal(SIGTERM) }
         for c in children { c.reap() }
         for p in started { p.collect() }
+        // What the session's bus activated (dconf-service for gsettings): dbus-daemon's
+        // babysitter leaves it, so it is this process's child from the start, never a
+        // descendant of the bus. Known by this session's directory in its environment.
+        OrphanedProcess.end(mentioning: dir)
         for fd in xvfbPipe { close(fd) }
         try? FileManager.default.removeItem(atPath: dir)
     }
@@ -350,6 +354,32 @@ struct OrphanedProcess {
         children(of: pid).flatMap { child -> [OrphanedProcess] in
             guard let s = stat(child) else { return [] }
             return [OrphanedProcess(pid: child, start: s.start)] + descendants(of: child)
+        }
+    }
+
+    /// Ends every other process whose environment mentions `text` (a session's directory):
+    /// SIGTERM, SIGKILL a second later, and reaps the ones that are this process's children
+    /// (adopted, as a subreaper). A bus-activated dconf-service ignores SIGTERM while busy and
+    /// is init's child or ours, never a descendant of the session's bus.
+    static func end(mentioning text: String) {
+        let all = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(pid_t.init)
+        let found = all.compactMap { pid -> OrphanedProcess? in
+            guard pid != getpid(), let s = stat(pid), s.state != "Z",
+                  let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ"),
+                  String(decoding: environ, as: UTF8.self).contains(text) else { return nil }
+            return OrphanedProcess(pid: pid, start: s.start)
+        }
+        for p in found { kill(p.pid, SIGTERM) }
+        for p in found {
+            for i in 0..<200 {
+                guard let s = stat(p.pid), s.start == p.start else { break }
+                if s.state == "Z" {
+                    if s.parent == getpid() { var status: Int32 = 0; _ = waitpid(p.pid, &status, WNOHANG) }
+                    break
+                }
+                if i == 100 { kill(p.pid, SIGKILL) }
+                usleep(10_000)
+            }
         }
     }
 
