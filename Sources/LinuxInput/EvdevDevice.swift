@@ -195,9 +195,9 @@ public final class EvdevDevice {
             }
             ev(EventType.abs, AbsCode.mtSlot, Int32(state.currentSlot))
         }
-        for key in d.keys.sorted() { ev(EventType.key, key, state.keys[key] ?? 0) }
+        for key in d.keys.sorted() { ev(EventType.key, key, state.isDown(key) ? 1 : 0) }
         for axis in abs where axis != AbsCode.mtSlot && !EvdevState.slotCodes.contains(axis) {
-            ev(EventType.abs, axis, state.axes[axis] ?? 0)
+            ev(EventType.abs, axis, state.axis(axis) ?? 0)
         }
         ev(EventType.syn, SynCode.report, 0)
     }
