@@ -1,8 +1,8 @@
 /// Device units → millimetres in the picture's axes, written once for every contact protocol.
 /// The decoder works in the device's own units (its `EvdevState`); a touch's raw position is
-/// clamped into the axis range, carried into the picture by the device's `AxisTransform` (a
-/// quarter turn swaps the axes, a mirror or a calibration moves the value inside the range of
-/// the axis it came from: `AxisTransform.PictureAxis`), and measured from the picture's top-left
+/// clamped into the axis range, carried into the picture by `AxisPicture` unless the device's
+/// `AxisTransform` is the identity (a quarter turn swaps the axes, a mirror or a calibration
+/// moves the value inside the range of the axis it came from), and measured from the picture's top-left
 /// (its axis minimum) with the turned description's `unitsPerMillimeter`. An inverted axis
 /// (minimum above maximum: a kernel bug) is measured from its lower end.
 struct AxisScale: Sendable {
