@@ -4,12 +4,13 @@
 ///
 /// It is an affine map of 0…1 coordinates in libinput's calibration-matrix layout,
 /// `x' = a·x + b·y + c`, `y' = d·x + e·y + f` (y down), restricted to maps that keep the axes
-/// apart: quarter turns, mirrors, and per-axis scales and offsets. Such a map works on single
-/// events, before decoding: ABS_X/ABS_Y and ABS_MT_POSITION_X/Y swap codes for a quarter turn and
-/// are mirrored, scaled and moved inside their absinfo range, and the description's axes swap the
-/// same way, so the decoder, the edge zones and the 0…1 positions all see the surface as the user
-/// does. A value that lands outside the picture (a calibration that trims the panel) is held at
-/// the picture's edge.
+/// apart: quarter turns, mirrors, and per-axis scales and offsets. Such a map works on each axis
+/// alone: the decoder keeps the device's values in its own units (`EvdevState`) and maps a
+/// touch's position as it makes the touch (`AxisScale`, through `pictureAxes`): x and y swap for
+/// a quarter turn and are mirrored, scaled and moved inside their absinfo range, and the
+/// description's axes swap the same way, so the recognizers, the edge zones and the 0…1 positions
+/// all see the surface as the user does. A value that lands outside the picture (a calibration
+/// that trims the panel) is held at the picture's edge.
 ///
 /// `rotationDegrees` is clockwise, y down: with 90 the point the device reports at its top-left
 /// corner comes out at the top-right (libinput's `0 -1 1 1 0 0`). Inversions apply after the
@@ -182,50 +183,53 @@ public struct AxisTransform: Hashable, Sendable {
         return d
     }
 
-    /// One event as the transformed device would send it. `device` is the *original* description.
-    public func apply(_ event: InputEvent, device: DeviceDescription) -> InputEvent {
-        guard event.type == EventType.abs, !isIdentity else { return event }
-        let isX = event.code == AbsCode.x || event.code == AbsCode.mtPositionX
-        let isY = event.code == AbsCode.y || event.code == AbsCode.mtPositionY
-        guard isX || isY else { return event }
-        let mt = event.code == AbsCode.mtPositionX || event.code == AbsCode.mtPositionY
-        var e = event
-        if swaps {
-            e.code = mt ? (isX ? AbsCode.mtPositionY : AbsCode.mtPositionX) : (isX ? AbsCode.y : AbsCode.x)
+    /// How one of the picture's position axes takes its value from the device's: from which of
+    /// the device's axes, and the integer map inside that axis's absinfo range (a mirror exactly,
+    /// a calibration's scale and offset rounded to the nearest unit and held inside the range).
+    /// The decoder works in the device's units and maps a touch's position through these
+    /// (`AxisScale`).
+    public struct PictureAxis: Hashable, Sendable {
+        /// The value comes from the device's y axis (a quarter turn).
+        public let fromY: Bool
+        /// 0: unchanged, 1: mirrored, 2: scaled and moved.
+        let kind: UInt8
+        let lo: Int64, hi: Int64
+        let scale: Double, offset: Double
+
+        @inline(__always)
+        public func value(_ v: Int32) -> Int32 {
+            switch kind {
+            case 0: return v
+            case 1: return Int32(clamping: lo + hi - Int64(v))
+            default:
+                // Kept in the original axis's range (Int64: no overflow on full-range axes).
+                let span = Double(hi - lo)
+                let f = Swift.min(1, Swift.max(0, scale * (Double(Int64(v) - lo) / span) + offset))
+                return Int32(clamping: lo + Int64((f * span).rounded()))
+            }
         }
+    }
+
+    /// The picture's x and y axes of `device` (its own description), whose position codes are `x`
+    /// and `y` (ABS_MT_POSITION_X/Y, or ABS_X/Y for a single-touch device).
+    public func pictureAxes(_ device: DeviceDescription, x: UInt16, y: UInt16) -> (x: PictureAxis, y: PictureAxis) {
+        if swaps { return (axisMap(fromX: false, device.absInfo[y]), axisMap(fromX: true, device.absInfo[x])) }
+        return (axisMap(fromX: true, device.absInfo[x]), axisMap(fromX: false, device.absInfo[y]))
+    }
+
+    /// The map of a value of the device's x (or y) axis, described by `info`, onto the picture's
+    /// axis it lands on.
+    private func axisMap(fromX isX: Bool, _ info: AbsInfo?) -> PictureAxis {
         // The coefficient and offset of the output axis this value lands on.
         let m = matrix
         let (scale, offset) = swaps ? (isX ? (m[3], m[5]) : (m[1], m[2])) : (isX ? (m[0], m[2]) : (m[4], m[5]))
-        guard let info = device.absInfo[event.code] else { return e }
-        // Kept in the original axis's range (Int64: no overflow on full-range axes).
-        let lo = Int64(info.minimum), hi = Int64(info.maximum), v = Int64(event.value)
-        if scale == 1 && offset == 0 { return e }
-        if scale == -1 && offset == 1 { e.value = Int32(clamping: lo + hi - v); return e }
-        guard hi > lo else { return e }
-        let span = Double(hi - lo)
-        let f = min(1, max(0, scale * (Double(v - lo) / span) + offset))
-        e.value = Int32(clamping: lo + Int64((f * span).rounded()))
-        return e
-    }
-
-    /// A device's state at open as the transformed device would report it: slot positions and
-    /// the single-touch axes move like their events. `device` is the *original* description.
-    public func apply(_ state: EvdevState, device: DeviceDescription) -> EvdevState {
-        guard !isIdentity else { return state }
-        func moved(_ code: UInt16, _ value: Int32) -> InputEvent {
-            apply(InputEvent(time: .zero, type: EventType.abs, code: code, value: value), device: device)
+        func axis(_ kind: UInt8) -> PictureAxis {
+            PictureAxis(fromY: !isX, kind: kind, lo: Int64(info?.minimum ?? 0), hi: Int64(info?.maximum ?? 0), scale: scale, offset: offset)
         }
-        var out = state
-        for s in 0..<state.slotCount {
-            for e in [moved(AbsCode.mtPositionX, state.value(slot: s, code: AbsCode.mtPositionX)),
-                      moved(AbsCode.mtPositionY, state.value(slot: s, code: AbsCode.mtPositionY))] {
-                out.set(slot: s, code: e.code, e.value)
-            }
-        }
-        for code in [AbsCode.x, AbsCode.y] { out.removeAxis(code) }
-        for code in [AbsCode.x, AbsCode.y] {
-            if let v = state.axes[code] { let e = moved(code, v); out.setAxis(e.code, e.value) }
-        }
-        return out
+        guard let info else { return axis(0) }
+        if scale == 1 && offset == 0 { return axis(0) }
+        if scale == -1 && offset == 1 { return axis(1) }
+        guard info.maximum > info.minimum else { return axis(0) }
+        return axis(2)
     }
 }

@@ -6,9 +6,9 @@
 ///     in force ── transform(t) while idle ─────────────────────────────▶ t in force
 ///         └────── transform(t) while touching/waiting ─▶ pending ── idle ─▶ t in force
 ///
-/// The decoder and the arena are made again for the turned description (its axes may swap); the
-/// decoder starts from the values the old one held, carried back to the device's own axes and
-/// out through the new transform, since the kernel sends only values that change.
+/// The arena is made again for the turned description (its axes may swap), and the decoder for
+/// the new transform, starting from the device's state the old one held (in the device's own
+/// units, which no transform changes), since the kernel sends only values that change.
 extension GesturePipeline {
     /// Asks for `t`. Returns true when it is in force at once, false when it waits for the
     /// fingers to lift (`pendingTransform`). Asking for the transform in force drops a pending one.
@@ -23,7 +23,6 @@ extension GesturePipeline {
     mutating func takePendingTransformIfIdle() {
         guard let t = pendingTransform, isIdle else { return }
         pendingTransform = nil
-        let raw = transform.inverse.apply(decoder.currentState, device: device)
         let decoded = t.apply(to: original)
         var arena = RecognizerArena(device: decoded, thresholds: givenThresholds ?? .defaults(for: decoded),
                                     boundKinds: self.arena.boundKinds,
@@ -31,9 +30,8 @@ extension GesturePipeline {
                                     swipeDirections: self.arena.swipeDirections)
         arena.nextGestureID = self.arena.nextGestureID
         self.arena = arena
-        decoder = SlotDecoder(device: decoded, initialState: t.apply(raw, device: original))
+        decoder = SlotDecoder(device: original, transform: t, initialState: decoder.state)
         device = decoded
         transform = t
-        transformIsIdentity = t.isIdentity
     }
 }

@@ -1,6 +1,12 @@
 /// One device's whole recognition path:
 ///
-///     raw events ─▶ AxisTransform ─▶ SlotDecoder ─▶ TouchFrame ─▶ RecognizerArena ─▶ GestureEvent
+///     raw events ─▶ SlotDecoder ─▶ TouchFrame ─▶ RecognizerArena ─▶ GestureEvent
+///                   (EvdevState, raw units; AxisScale: AxisTransform, mm)
+///                        └─▶ frame sink (an exclusive device's gate: raw events + EvdevState)
+///
+/// The decoder holds the device's one `EvdevState` in its own units (`state`) and measures
+/// touches in the picture's axes. With a frame sink (`feed(contentsOf:frames:_:)`), each frame's
+/// raw events and the state after them go to it after decoding and before recognition.
 ///
 /// Used alike by the daemon's device session, `gestured replay`, the kernel-suite helper, the
 /// benchmark, the fuzz targets and the tests; the benchmark's `decode` section also puts a
@@ -20,13 +26,11 @@ public struct GesturePipeline: Sendable {
         case diagnostic(String)
     }
 
-    /// The device as the events arrive (before the transform).
+    /// The device as the events arrive (its own axes, what `state` is in).
     public let original: DeviceDescription
-    /// The device as it is decoded (after the transform): what frames and gestures refer to.
+    /// The device in the picture's axes (after the transform): what frames and gestures refer to.
     public internal(set) var device: DeviceDescription
     public internal(set) var transform: AxisTransform
-    /// `transform.isIdentity`, computed once: the per-event path tested three fields an event.
-    var transformIsIdentity: Bool
     /// A transform asked for while a finger was down or a gesture waited: it takes over at the
     /// next moment nothing is (GesturePipeline+Orientation.swift).
     public internal(set) var pendingTransform: AxisTransform?
@@ -34,6 +38,8 @@ public struct GesturePipeline: Sendable {
     let givenThresholds: Thresholds?
     public internal(set) var decoder: SlotDecoder
     public internal(set) var arena: RecognizerArena
+    /// The events of the frame being read, for a frame sink (only filled while one is given).
+    private var rawFrame: [InputEvent] = []
     /// Time of the last event fed.
     public var lastTime: Instant? { fedAny ? Instant(microseconds: lastMicroseconds) : nil }
     /// `lastTime` as two plain fields: Int64.min before the first event, so the per-event "time
@@ -51,8 +57,8 @@ public struct GesturePipeline: Sendable {
     private var dueMicroseconds = Int64.max
 
     /// - Parameters:
-    ///   - device: the device as it sends events (`transform` is applied to it and to them).
-    ///   - initialState: the device's state at open, in its own (untransformed) units.
+    ///   - device: the device as it sends events (`transform` turns its touches into the picture's axes).
+    ///   - initialState: the device's state at open, in its own units.
     public init(device: DeviceDescription, transform: AxisTransform = .identity,
                 thresholds: Thresholds? = nil,
                 boundKinds: Set<GestureKind> = Set(GestureKind.all),
@@ -61,16 +67,18 @@ public struct GesturePipeline: Sendable {
         original = device
         givenThresholds = thresholds
         self.transform = transform
-        transformIsIdentity = transform.isIdentity
         let decoded = transform.apply(to: device)
         self.device = decoded
-        decoder = SlotDecoder(device: decoded, initialState: initialState.map { transform.apply($0, device: device) })
+        decoder = SlotDecoder(device: device, transform: transform, initialState: initialState)
         arena = RecognizerArena(device: decoded, thresholds: thresholds ?? .defaults(for: decoded),
                                 boundKinds: boundKinds, doubleTapFingerCounts: doubleTapFingerCounts,
                                 swipeDirections: swipeDirections)
         deadline = earliestDeadline
         dueMicroseconds = deadline?.microseconds ?? Int64.max   // no didSet in an initializer
     }
+
+    /// The device's state after the events fed so far, in its own units (the decoder's).
+    public var state: EvdevState { decoder.state }
 
     /// When `advance(to:)` next has work: the decoder's watchdog or the arena's earliest wait.
     public var nextDeadline: Instant? { deadline }
@@ -84,7 +92,7 @@ public struct GesturePipeline: Sendable {
     /// Feeds one event: deadlines up to its time fire first, then it is decoded; a completed frame
     /// goes to the arena. `emit` gets every frame, gesture and diagnostic, in order.
     public mutating func feed(_ event: InputEvent, _ emit: (Output) -> Void) {
-        feedOne(event, emit)
+        feedOne(event, emit, collecting: false) { _, _, _ in }
         fedAny = true
     }
 
@@ -92,13 +100,34 @@ public struct GesturePipeline: Sendable {
     /// entry: one call a read instead of one an event, whose large stack frame and saved
     /// registers are set up once.
     public mutating func feed(contentsOf events: [InputEvent], _ emit: (Output) -> Void) {
-        for i in events.indices { feedOne(events[i], emit) }
+        for i in events.indices { feedOne(events[i], emit, collecting: false) { _, _, _ in } }
         // Once a read rather than once an event (nothing in between reads `lastTime`).
         if !events.isEmpty { fedAny = true }
     }
 
+    /// What a frame sink is handed per SYN_REPORT: the frame's events as read (SYN_DROPPED left
+    /// out, SYN_REPORT last), the device's state after them, and whether the frame follows a
+    /// SYN_DROPPED (its events are the resync's).
+    public typealias FrameSink = (_ events: [InputEvent], _ after: EvdevState, _ resynchronized: Bool) -> Void
+
+    /// Feeds a read's events as `feed(contentsOf:_:)` does, handing each completed frame to
+    /// `frames` after decoding and before recognition: the daemon's path for an exclusive device,
+    /// whose gate writes a forwarded frame to the clone before the arena works on it. A frame may
+    /// span reads: its events are kept until its SYN_REPORT.
+    public mutating func feed(contentsOf events: [InputEvent], frames: FrameSink, _ emit: (Output) -> Void) {
+        for i in events.indices { feedOne(events[i], emit, collecting: true, frames) }
+        if !events.isEmpty { fedAny = true }
+    }
+
+    /// One event with a frame sink (`feed(contentsOf:frames:_:)`).
+    public mutating func feed(_ event: InputEvent, frames: FrameSink, _ emit: (Output) -> Void) {
+        feedOne(event, emit, collecting: true, frames)
+        fedAny = true
+    }
+
     @inline(__always)
-    private mutating func feedOne(_ event: InputEvent, _ emit: (Output) -> Void) {
+    private mutating func feedOne(_ event: InputEvent, _ emit: (Output) -> Void, collecting: Bool, _ frames: FrameSink) {
+        if collecting && !(event.type == EventType.syn && event.code == SynCode.dropped) { rawFrame.append(event) }
         var event = event
         if event.time.microseconds < lastMicroseconds {
             let last = Instant(microseconds: lastMicroseconds)
@@ -107,9 +136,13 @@ public struct GesturePipeline: Sendable {
         }
         lastMicroseconds = event.time.microseconds
         if dueMicroseconds <= event.time.microseconds { advance(to: event.time, emit) }
-        let e = transformIsIdentity ? event : transform.apply(event, device: original)
+        let e = event
         if let frame = decoder.decode(e) {
             betweenFrames = true
+            if collecting {
+                frames(rawFrame, decoder.state, frame.flags.contains(.resynchronized))
+                rawFrame.removeAll(keepingCapacity: true)
+            }
             deliver(frame, emit)
             deadline = earliestDeadline
             return
@@ -137,14 +170,14 @@ public struct GesturePipeline: Sendable {
     public var isIdle: Bool { betweenFrames && earliestDeadline == nil && decoder.isIdle && arena.isIdle }
 
     /// A pipeline for the same device with other recognition settings that continues from this
-    /// one, in the same axes: the values the decoder holds (the kernel sends only values that
-    /// change), a transform still waiting (`setTransform`), the time of the last event and the
+    /// one, in the same axes: the device's state (the kernel sends only values that change), a
+    /// transform still waiting (`setTransform`), the time of the last event and the
     /// gesture numbering carry over. Meant for an idle pipeline (`isIdle`).
     public func reconfigured(thresholds: Thresholds?, boundKinds: Set<GestureKind>,
                              doubleTapFingerCounts: Set<Int>, swipeDirections: Int = 4) -> GesturePipeline {
         var p = GesturePipeline(device: original, transform: transform, thresholds: thresholds, boundKinds: boundKinds,
                                 doubleTapFingerCounts: doubleTapFingerCounts, swipeDirections: swipeDirections,
-                                initialState: transform.inverse.apply(decoder.currentState, device: device))
+                                initialState: decoder.state)
         p.pendingTransform = pendingTransform
         p.lastMicroseconds = lastMicroseconds
         p.fedAny = fedAny

@@ -3,8 +3,8 @@ import GestureCore
 import GestureWire
 import LinuxInput
 
-/// One device in the daemon: its source and its `GesturePipeline` (axis transform → decoder →
-/// arena, the same code `gestured replay` runs), in the source's CLOCK_MONOTONIC time.
+/// One device in the daemon: its source and its `GesturePipeline` (decoder → arena, the same code
+/// `gestured replay` runs), in the source's CLOCK_MONOTONIC time.
 public final class DeviceSession {
     public typealias Output = GesturePipeline.Output
 
@@ -19,8 +19,8 @@ public final class DeviceSession {
     public private(set) var pendingPlan: DevicePlan?
     /// Called when a waiting plan takes over, with the plan it replaced.
     var planTaken: ((DeviceSession, _ old: DevicePlan) -> Void)?
-    /// The axes' transform in force (DeviceOrientation: udev, config, screen), applied to raw
-    /// events before decoding.
+    /// The axes' transform in force (DeviceOrientation: udev, config, screen), from the device's
+    /// axes to the picture's, applied to touches as the decoder makes them.
     public var transform: AxisTransform { pipeline.transform }
     /// Its parts, and one asked for that waits for the fingers to lift (DeviceSession+Orientation.swift).
     public internal(set) var orientation: DeviceOrientation
@@ -107,13 +107,14 @@ public final class DeviceSession {
         let r = source.read()
         resyncs += r.resyncCount
         if let x = exclusive {
-            // Event by event, the gate first: a frame it forwards reaches the clone before
-            // recognition runs on it, so the compositor's pointer waits for nothing but the read.
-            // A gesture recognized on that frame then claims its sequence (held frames dropped,
-            // forwarded contacts ended neutrally).
-            for e in r.events {
-                x.feed(e)
-                pipeline.feed(e) { o in if case .gesture(let g) = o { x.gesture(g) }; emit(o) }
+            // Each frame goes to the gate once decoded (its events and the device's state after
+            // them) and before recognition runs on it: a frame it forwards reaches the clone
+            // first, so the compositor's pointer waits for nothing but the read. A gesture
+            // recognized on that frame then claims its sequence (held frames dropped, forwarded
+            // contacts ended neutrally).
+            pipeline.feed(contentsOf: r.events, frames: x.frame(_:after:resynchronized:)) { o in
+                if case .gesture(let g) = o { x.gesture(g) }
+                emit(o)
             }
             if x.finished { exclusive = nil }
         } else {
@@ -137,6 +138,10 @@ public final class DeviceSession {
         }
         return r
     }
+
+    /// The device's state now, as its pipeline's decoder holds it (read in place).
+    var deviceState: EvdevState { Self.state(of: &pipeline) }
+    private static func state(of p: inout GesturePipeline) -> EvdevState { p.state }
 
     /// Asks the pipeline for `t` (it waits for the fingers to lift); true when in force now.
     func setPipelineTransform(_ t: AxisTransform) -> Bool { pipeline.setTransform(t) }

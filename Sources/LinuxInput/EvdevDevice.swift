@@ -59,23 +59,6 @@ public final class EvdevDevice {
         self.phys = CInput.evdevPhys(handle)
     }
 
-    /// The device's state now (slots, keys, axes), asked of the kernel; nil for a device without
-    /// protocol-B slots. Through a second open file of the same node (/proc/self/fd): EVIOCGKEY
-    /// on `fd` itself would drop the key events still queued for it, which the decoder needs.
-    public func currentState() throws(InputError) -> EvdevState? {
-        guard description.slotCount > 0 else { return nil }
-        let second: Int32
-        switch CInput.openReadOnly("/proc/self/fd/\(descriptor)") {
-        case .success(let opened): second = opened
-        case .failure(let e): throw InputError(operation: "open", path: path, error: e)
-        }
-        defer { CInput.close(second) }
-        switch CInput.evdevQueryState(fd: second, description) {
-        case .success(let state): return state
-        case .failure(var e): e.path = path; throw e
-        }
-    }
-
     /// Takes the device for this fd alone (EVIOCGRAB): nobody else reads it until `ungrab()` or
     /// the fd closes (also when the process dies). EBUSY: another process holds it.
     public func grab() throws(InputError) {
@@ -195,9 +178,9 @@ public final class EvdevDevice {
             }
             ev(EventType.abs, AbsCode.mtSlot, Int32(state.currentSlot))
         }
-        for key in d.keys.sorted() { ev(EventType.key, key, state.keys[key] ?? 0) }
+        for key in d.keys.sorted() { ev(EventType.key, key, state.isDown(key) ? 1 : 0) }
         for axis in abs where axis != AbsCode.mtSlot && !EvdevState.slotCodes.contains(axis) {
-            ev(EventType.abs, axis, state.axes[axis] ?? 0)
+            ev(EventType.abs, axis, state.axis(axis) ?? 0)
         }
         ev(EventType.syn, SynCode.report, 0)
     }

@@ -36,11 +36,26 @@ func benchExclusive(quick: Bool) {
         report("exclusive_claim_hold_ms_p99.\(name)", percentile(t.holds, 99), "ms", digits: 1)
     }
     let total = recordings.reduce(0) { $0 + $1.events.count }
+    // The gate alone: each recording's frames as its pipeline hands them (events and the state
+    // after them), decoded once before timing; the decoding is the pipeline's (the decode section).
+    let framed = recordings.map { r in
+        var decoder = SlotDecoder(device: r.description)
+        var frames: [(events: [InputEvent], after: EvdevState, resync: Bool)] = []
+        var pending: [InputEvent] = []
+        for e in r.events {
+            if !(e.type == EventType.syn && e.code == SynCode.dropped) { pending.append(e) }
+            if let f = decoder.decode(e) { frames.append((pending, decoder.state, f.flags.contains(.resynchronized))); pending.removeAll() }
+        }
+        return (r.description, frames)
+    }
     let (passes, seconds) = timeRepeated(minimumSeconds: quick ? 0.2 : 2) {
-        for r in recordings {
-            var gate = makeGate(r.description)
+        for (d, frames) in framed {
+            var gate = makeGate(d, state: EvdevState(slotCount: frames.first?.after.slotCount ?? 0))
             var out: [ExclusiveGate.Action] = []
-            for e in r.events { gate.feed(e, &out); blackHole &+= out.count; out.removeAll(keepingCapacity: true) }
+            for f in frames {
+                gate.frame(f.events, after: f.after, resynchronized: f.resync, &out)
+                blackHole &+= out.count; out.removeAll(keepingCapacity: true)
+            }
         }
     }
     report("exclusive_gate_ns_per_event", seconds * 1e9 / Double(passes * total), "ns", digits: 0)
@@ -54,28 +69,28 @@ func benchExclusive(quick: Bool) {
 
 private let boundCounts: Set<Int> = [3, 4]
 
-private func makeGate(_ d: DeviceDescription, hold: Duration = DeviceSettings.defaultExclusiveHold) -> ExclusiveGate {
+private func makeGate(_ d: DeviceDescription, state: EvdevState, hold: Duration = DeviceSettings.defaultExclusiveHold) -> ExclusiveGate {
     let slots = Int((d.absInfo[AbsCode.mtSlot]?.maximum ?? 0) + 1)
     let codes = Set(d.codes[EventType.abs] ?? []).filter { EvdevState.slotCodes.contains($0) }.union([AbsCode.mtToolType])
     let end = ExclusiveGate.NeutralEnd.for(d)
     var gate = ExclusiveGate(settings: .init(boundFingerCounts: boundCounts, hold: hold,
                                                             landing: DeviceSettings.defaultExclusiveLanding, neutralEnd: end, codes: codes,
                                              unitsPerMillimeter: d.unitsPerMillimeter),
-                             real: EvdevState(slotCount: slots), clone: EvdevState(slotCount: slots))
+                             state: state, clone: EvdevState(slotCount: slots))
     var out: [ExclusiveGate.Action] = []
     gate.start(&out)
-    gate.grabbed(at: .zero, &out)
+    gate.grabbed(at: .zero, state: state, &out)
     return gate
 }
 
 private struct ExclusiveTally { var delays: [Double] = [], holds: [Double] = [], claims = 0, late = 0 }
 
-/// The daemon's order: the gate takes each event first (a frame it forwards is written before
-/// recognition runs), then the pipeline, whose recognized swipe claims the sequence.
+/// The daemon's order: the pipeline decodes each frame and hands it to the gate (a frame it
+/// forwards is written before recognition runs), then recognizes; a swipe claims the sequence.
 private func simulateExclusive(_ device: DeviceDescription, _ events: [InputEvent], hold: Duration = DeviceSettings.defaultExclusiveHold,
                                into tally: inout ExclusiveTally) {
     var pipeline = GesturePipeline(device: device)
-    var gate = makeGate(device, hold: hold)
+    var gate = makeGate(device, state: pipeline.state, hold: hold)
     var out: [ExclusiveGate.Action] = []
     func collect(at now: Instant) {
         for case .write(let events) in out {
@@ -85,9 +100,10 @@ private func simulateExclusive(_ device: DeviceDescription, _ events: [InputEven
     }
     for e in events {
         _ = Instant.fireDeadlines(upTo: e.time, next: { gate.nextDeadline }) { d in gate.advance(to: d, &out); collect(at: d) }
-        gate.feed(e, &out)
-        collect(at: e.time)
-        pipeline.feed(e) { o in
+        pipeline.feed(e, frames: { events, after, resync in
+            gate.frame(events, after: after, resynchronized: resync, &out)
+            collect(at: e.time)
+        }) { o in
             guard case .gesture(let g) = o, g.kind == .swipe, boundCounts.contains(g.fingers) else { return }
             let before = gate.claims
             gate.claim(at: g.time, &out)

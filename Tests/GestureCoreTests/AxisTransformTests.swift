@@ -9,7 +9,7 @@ import GestureTestSupport
     /// One finger down at device units (x, y); returns where the decoder puts it, in mm.
     func touchDown(at x: Int32, _ y: Int32, _ t: AxisTransform) -> (x: Double, y: Double, width: Double, height: Double)? {
         let device = t.apply(to: screen)
-        var decoder = SlotDecoder(device: device)
+        var decoder = SlotDecoder(device: screen, transform: t)
         let raw = [
             ev(0, EventType.abs, AbsCode.mtTrackingId, 1),
             ev(0, EventType.abs, AbsCode.mtPositionX, x),
@@ -18,7 +18,7 @@ import GestureTestSupport
             ev(0, EventType.syn, SynCode.report, 0),
         ]
         var frame: TouchFrame?
-        for e in raw { if let f = decoder.decode(t.apply(e, device: screen)) { frame = f } }
+        for e in raw { if let f = decoder.decode(e) { frame = f } }
         guard let touch = frame?.touches.first else { return nil }
         return (touch.x, touch.y, device.size.width, device.size.height)
     }
@@ -60,11 +60,16 @@ import GestureTestSupport
         #expect(abs(q.x - 80) < 0.01 && abs(q.y - 190) < 0.01)
     }
 
-    @Test func test_otherEvents_passUnchanged() {
-        let t = AxisTransform(rotationDegrees: 90, invertX: true)
-        let e = ev(0, EventType.abs, AbsCode.mtTrackingId, 7)
-        #expect(t.apply(e, device: screen) == e)
-        let k = ev(0, EventType.key, KeyCode.btnTouch, 1)
-        #expect(t.apply(k, device: screen) == k)
+    /// The transform turns touches, never the device's state: the decoder keeps the values as
+    /// the device sent them, in its own axes.
+    @Test func test_deviceState_staysInTheDevicesUnits() {
+        var decoder = SlotDecoder(device: screen, transform: AxisTransform(rotationDegrees: 90, invertX: true))
+        for e in [ev(0, EventType.abs, AbsCode.mtTrackingId, 7), ev(0, EventType.abs, AbsCode.mtPositionX, 100),
+                  ev(0, EventType.abs, AbsCode.mtPositionY, 200), ev(0, EventType.key, KeyCode.btnTouch, 1),
+                  ev(0, EventType.syn, SynCode.report, 0)] { _ = decoder.decode(e) }
+        #expect(decoder.state.value(slot: 0, code: AbsCode.mtTrackingId) == 7)
+        #expect(decoder.state.value(slot: 0, code: AbsCode.mtPositionX) == 100)
+        #expect(decoder.state.value(slot: 0, code: AbsCode.mtPositionY) == 200)
+        #expect(decoder.state.isDown(KeyCode.btnTouch))
     }
 }

@@ -54,7 +54,7 @@ import GestureTestSupport
     @Test func test_scaleAndOffset_movePositionsAndHoldThemAtThePicturesEdge() throws {
         let t = try #require(AxisTransform.calibration("1.25 0 -0.125 0 1 0").0)
         let d = TestDevices.screen   // x 100…1100
-        func x(_ raw: Int32) -> Int32 { t.apply(ev(0, EventType.abs, AbsCode.mtPositionX, raw), device: d).value }
+        func x(_ raw: Int32) -> Int32 { t.pictureAxes(d, x: AbsCode.mtPositionX, y: AbsCode.mtPositionY).x.value(raw) }
         #expect(x(200) == 100)          // 10 % of the panel: the picture's left edge
         #expect(x(600) == 600)          // the middle stays
         #expect(x(1000) == 1100)        // 90 %: the picture's right edge

@@ -2,6 +2,44 @@ import GestureCore
 import GestureTestSupport
 import Testing
 
+/// The gate as the daemon runs it: a real `SlotDecoder` (what `GesturePipeline` holds) decodes
+/// each event into the device's `EvdevState` and hands every completed frame, with the state
+/// after it, to the gate. Reads the gate's properties through.
+@dynamicMemberLookup
+struct TestGate {
+    var gate: ExclusiveGate
+    var decoder: SlotDecoder
+    private var frame: [InputEvent] = []
+
+    /// `real`: the device's state at the start (its slot count is the test device's).
+    init(settings: ExclusiveGate.Settings, real: EvdevState, clone: EvdevState) {
+        let device = TestDevices.slots("gate test", slots: Int32(real.slotCount), x: TestDevices.axis(0, 65535), y: TestDevices.axis(0, 65535))
+        decoder = SlotDecoder(device: device, initialState: real)
+        gate = ExclusiveGate(settings: settings, state: decoder.state, clone: clone)
+    }
+
+    subscript<T>(dynamicMember path: KeyPath<ExclusiveGate, T>) -> T { gate[keyPath: path] }
+    subscript<T>(dynamicMember path: WritableKeyPath<ExclusiveGate, T>) -> T {
+        get { gate[keyPath: path] }
+        set { gate[keyPath: path] = newValue }
+    }
+    /// The real device's state (the decoder's).
+    var real: EvdevState { decoder.state }
+
+    mutating func feed(_ e: InputEvent, _ out: inout [ExclusiveGate.Action]) {
+        if !(e.type == EventType.syn && e.code == SynCode.dropped) { frame.append(e) }
+        guard let f = decoder.decode(e) else { return }
+        gate.frame(frame, after: decoder.state, resynchronized: f.flags.contains(.resynchronized), &out)
+        frame.removeAll()
+    }
+    mutating func start(_ out: inout [ExclusiveGate.Action]) { gate.start(&out) }
+    mutating func grabbed(at t: Instant, _ out: inout [ExclusiveGate.Action]) { gate.grabbed(at: t, state: decoder.state, &out) }
+    mutating func claim(at t: Instant, _ out: inout [ExclusiveGate.Action]) { gate.claim(at: t, &out) }
+    mutating func advance(to t: Instant, _ out: inout [ExclusiveGate.Action]) { gate.advance(to: t, &out) }
+    mutating func requestRelease(_ out: inout [ExclusiveGate.Action]) { gate.requestRelease(&out) }
+    mutating func cancelRelease(_ out: inout [ExclusiveGate.Action]) { gate.cancelRelease(&out) }
+}
+
 /// The exclusive device's gate: what reaches the clone for held, claimed and unbound sequences.
 @Suite struct ExclusiveGateTests {
     static let codes: Set<UInt16> = [AbsCode.mtPositionX, AbsCode.mtPositionY, AbsCode.mtTrackingId, AbsCode.mtToolType]
@@ -30,9 +68,9 @@ import Testing
     }
 
     func gate(bound: Set<Int>, end: ExclusiveGate.NeutralEnd = .palm, hold: Duration = .milliseconds(250),
-              landing: Duration = .milliseconds(60)) -> ExclusiveGate {
+              landing: Duration = .milliseconds(60)) -> TestGate {
         // 10 units a millimetre, a landing travel of 1 mm: 10 units.
-        var g = ExclusiveGate(settings: .init(boundFingerCounts: bound, hold: hold, landing: landing, neutralEnd: end, codes: Self.codes,
+        var g = TestGate(settings: .init(boundFingerCounts: bound, hold: hold, landing: landing, neutralEnd: end, codes: Self.codes,
                                               landingTravelMillimeters: 1, unitsPerMillimeter: (10, 10)),
                               real: EvdevState(slotCount: 5), clone: EvdevState(slotCount: 5))
         var out: [ExclusiveGate.Action] = []
@@ -50,12 +88,12 @@ import Testing
     }
 
     /// Feeds events, firing the gate's deadlines as time passes; returns what was written.
-    func run(_ g: inout ExclusiveGate, _ events: [InputEvent], claimAt: Instant? = nil, until end: Instant? = nil) -> [InputEvent] {
+    func run(_ g: inout TestGate, _ events: [InputEvent], claimAt: Instant? = nil, until end: Instant? = nil) -> [InputEvent] {
         timed(&g, events, claimAt: claimAt, until: end).flatMap(\.events)
     }
 
     /// The same, with the time each write happened (the event being fed, or the deadline fired).
-    func timed(_ g: inout ExclusiveGate, _ events: [InputEvent], claimAt: Instant? = nil, until end: Instant? = nil)
+    func timed(_ g: inout TestGate, _ events: [InputEvent], claimAt: Instant? = nil, until end: Instant? = nil)
         -> [(at: Instant, events: [InputEvent])] {
         var written: [(at: Instant, events: [InputEvent])] = []
         var out: [ExclusiveGate.Action] = []
@@ -145,7 +183,7 @@ import Testing
 
     @Test func defaultLandingTravel_isThreeTenthsOfAMillimetre() {
         // 10 units a millimetre: 3 units (0.3 mm) is not past it, 4 units is.
-        var g = ExclusiveGate(settings: .init(boundFingerCounts: [3], hold: .milliseconds(250), neutralEnd: .lift(after: .milliseconds(200)),
+        var g = TestGate(settings: .init(boundFingerCounts: [3], hold: .milliseconds(250), neutralEnd: .lift(after: .milliseconds(200)),
                                               codes: Self.codes, unitsPerMillimeter: (10, 10)),
                               real: EvdevState(slotCount: 2), clone: EvdevState(slotCount: 2))
         var out: [ExclusiveGate.Action] = []
@@ -159,7 +197,7 @@ import Testing
 
     @Test func landingTravel_isMeasuredInMillimetres_perAxisResolution() {
         // 2 units a millimetre across, 20 down: 3 units across (1.5 mm) is past 1 mm, 15 down (0.75 mm) is not.
-        var g = ExclusiveGate(settings: .init(boundFingerCounts: [3], hold: .milliseconds(250), neutralEnd: .palm, codes: Self.codes,
+        var g = TestGate(settings: .init(boundFingerCounts: [3], hold: .milliseconds(250), neutralEnd: .palm, codes: Self.codes,
                                               landingTravelMillimeters: 1, unitsPerMillimeter: (2, 20)),
                               real: EvdevState(slotCount: 2), clone: EvdevState(slotCount: 2))
         var out: [ExclusiveGate.Action] = []
@@ -278,7 +316,7 @@ import Testing
     @Test func grab_waitsUntilEveryFingerIsUp() {
         var real = EvdevState(slotCount: 2)
         real.set(slot: 0, code: AbsCode.mtTrackingId, 4); real.setKey(KeyCode.btnTouch, 1)
-        var g = ExclusiveGate(settings: .init(boundFingerCounts: [3], hold: .milliseconds(250), neutralEnd: .palm, codes: Self.codes),
+        var g = TestGate(settings: .init(boundFingerCounts: [3], hold: .milliseconds(250), neutralEnd: .palm, codes: Self.codes),
                               real: real, clone: EvdevState(slotCount: 2))
         var out: [ExclusiveGate.Action] = []
         g.start(&out)

@@ -58,17 +58,30 @@ import Testing
         #expect(times.last == .milliseconds(5000))
     }
 
-    /// The state at open is in the device's own units; a rotated device gets it rotated too.
-    @Test func initialState_isTransformedWithTheEvents() {
+    /// The state at open is in the device's own units and stays so under a rotation: the
+    /// pipeline's state is the device's, and a contact that continues from it is turned only as a
+    /// touch, the same as one whose values came in events.
+    @Test func initialState_staysInTheDevicesUnits_andTouchesTurnAlike() {
         let t = AxisTransform(rotationDegrees: 90)
-        var state = EvdevState(slotCount: 1)
-        state.set(slot: 0, code: AbsCode.mtTrackingId, 4)
-        state.set(slot: 0, code: AbsCode.mtPositionX, 200); state.set(slot: 0, code: AbsCode.mtPositionY, 50)
-        let moved = t.apply(state, device: TestDevices.screen)
-        let x = t.apply(ev(0, EventType.abs, AbsCode.mtPositionX, 200), device: TestDevices.screen)
-        let y = t.apply(ev(0, EventType.abs, AbsCode.mtPositionY, 50), device: TestDevices.screen)
-        #expect(x.code == AbsCode.mtPositionY && y.code == AbsCode.mtPositionX)
-        #expect(moved.value(slot: 0, code: AbsCode.mtPositionX) == y.value && moved.value(slot: 0, code: AbsCode.mtPositionY) == x.value)
-        #expect(moved.value(slot: 0, code: AbsCode.mtTrackingId) == 4)
+        var state = EvdevState(slotCount: TestDevices.screen.slotCount)
+        state.set(slot: 0, code: AbsCode.mtTrackingId, -1)
+        state.set(slot: 0, code: AbsCode.mtPositionX, 300); state.set(slot: 0, code: AbsCode.mtPositionY, 500)
+        var opened = GesturePipeline(device: TestDevices.screen, transform: t, initialState: state)
+        #expect(opened.state.value(slot: 0, code: AbsCode.mtPositionX) == 300)
+        #expect(opened.state.value(slot: 0, code: AbsCode.mtPositionY) == 500)
+        var fresh = GesturePipeline(device: TestDevices.screen, transform: t)
+        // The same contact: one pipeline knew its position from open (the kernel sends no value it
+        // holds already), the other is told it.
+        var a: [Touch] = [], b: [Touch] = []
+        for e in [ev(0, EventType.abs, AbsCode.mtTrackingId, 1), ev(0, EventType.key, KeyCode.btnTouch, 1), ev(0, EventType.syn, SynCode.report, 0)] {
+            opened.feed(e) { if case .frame(let f) = $0 { a += f.touches } }
+        }
+        for e in [ev(0, EventType.abs, AbsCode.mtTrackingId, 1), ev(0, EventType.abs, AbsCode.mtPositionX, 300),
+                  ev(0, EventType.abs, AbsCode.mtPositionY, 500), ev(0, EventType.key, KeyCode.btnTouch, 1),
+                  ev(0, EventType.syn, SynCode.report, 0)] {
+            fresh.feed(e) { if case .frame(let f) = $0 { b += f.touches } }
+        }
+        #expect(a.count == 1 && b.count == 1)
+        #expect(a.first?.x == b.first?.x && a.first?.y == b.first?.y)
     }
 }

@@ -3,7 +3,8 @@ import GestureRecording
 import Testing
 
 /// The exclusive gate (GestureCore/Exclusive) on the real 3- and 4-finger swipes in Tests/Fixtures,
-/// fed as the daemon feeds it (the gate first, then the pipeline, whose bound swipe claims), with 3- and
+/// fed as the daemon feeds it (the pipeline decodes each frame and hands it to the gate before
+/// recognizing; its bound swipe claims), with 3- and
 /// 4-finger swipes bound and the default hold, landing and landing travel. What the person did comes
 /// from the recordings' names (Tests/Fixtures/RECORDINGS.md); what a compositor would see is what
 /// the gate wrote to the clone before the claim.
@@ -25,12 +26,12 @@ import Testing
         let slots = Int((d.absInfo[AbsCode.mtSlot]?.maximum ?? 0) + 1)
         let codes = Set(d.codes[EventType.abs] ?? []).filter { EvdevState.slotCodes.contains($0) }.union([AbsCode.mtToolType])
         let end = ExclusiveGate.NeutralEnd.for(d)
+        var pipeline = GesturePipeline(device: d)
         var gate = ExclusiveGate(settings: .init(boundFingerCounts: [3, 4], hold: hold, landing: .milliseconds(60),
                                                  neutralEnd: end, codes: codes, unitsPerMillimeter: d.unitsPerMillimeter),
-                                 real: EvdevState(slotCount: slots), clone: EvdevState(slotCount: slots))
+                                 state: pipeline.state, clone: EvdevState(slotCount: slots))
         var out: [ExclusiveGate.Action] = []
-        gate.start(&out); gate.grabbed(at: .zero, &out); out.removeAll()
-        var pipeline = GesturePipeline(device: d)
+        gate.start(&out); gate.grabbed(at: .zero, state: pipeline.state, &out); out.removeAll()
         let upm = d.unitsPerMillimeter
         var clone = EvdevState(slotCount: slots)
         var travel: [Int32: Double] = [:], landed: [Int32: Instant] = [:]
@@ -60,9 +61,10 @@ import Testing
         }
         for e in r.events {
             while let t = gate.nextDeadline, t <= e.time { gate.advance(to: t, &out); collect(t) }
-            gate.feed(e, &out)
-            collect(e.time)
-            pipeline.feed(e) { o in
+            pipeline.feed(e, frames: { events, after, resync in
+                gate.frame(events, after: after, resynchronized: resync, &out)
+                collect(e.time)
+            }) { o in
                 guard case .gesture(let g) = o, g.kind == .swipe, [3, 4].contains(g.fingers),
                       g.phase != .ended, g.phase != .cancelled else { return }
                 let before = gate.claims

@@ -9,6 +9,8 @@ struct AnonymousContacts: Sendable {
         var trackingId: Int32 = -1
         var tool: Int32 = MTToolType.finger
         var hasPosition = false
+        /// The packet carried an x (y) position; one it lacks is the picture's minimum.
+        var hasX = false, hasY = false
         var hasMajor = false
         /// While a frame is matched: the index in `tracks` of the track it continues (−1: new).
         var track = -1
@@ -35,6 +37,7 @@ struct AnonymousContacts: Sendable {
     static let maxContacts = 32
 
     private let scale: AxisScale
+    private let picture: AxisPicture
     private let deviceName: String
     private let hasTouchKey: Bool
     private var packet = Contact()
@@ -47,20 +50,21 @@ struct AnonymousContacts: Sendable {
     /// once a device has shown a non-zero major, a zero one means "not touching".
     private var sawNonzeroMajor = false
 
-    init(device: DeviceDescription, scale: AxisScale, ignoreUntilLift: Bool) {
+    init(device: DeviceDescription, scale: AxisScale, picture: AxisPicture, ignoreUntilLift: Bool) {
         self.scale = scale
+        self.picture = picture
         deviceName = TextEscaping.escaped(device.name)
         hasTouchKey = device.hasKey(KeyCode.btnTouch)
         self.ignoreUntilLift = ignoreUntilLift
-        packet.x = scale.xMin; packet.y = scale.yMin
+        packet.x = scale.rawXMin; packet.y = scale.rawYMin
         contacts.reserveCapacity(Self.maxContacts)
         tracks.reserveCapacity(2 * Self.maxContacts)
     }
 
     mutating func abs(code: UInt16, value: Int32) {
         switch code {
-        case AbsCode.mtPositionX: packet.x = value; packet.hasPosition = true
-        case AbsCode.mtPositionY: packet.y = value; packet.hasPosition = true
+        case AbsCode.mtPositionX: packet.x = value; packet.hasPosition = true; packet.hasX = true
+        case AbsCode.mtPositionY: packet.y = value; packet.hasPosition = true; packet.hasY = true
         case AbsCode.mtPressure: packet.pressure = value
         case AbsCode.mtTouchMajor: packet.major = value; packet.hasMajor = true
         case AbsCode.mtTrackingId: packet.trackingId = value
@@ -71,7 +75,7 @@ struct AnonymousContacts: Sendable {
 
     /// SYN_MT_REPORT: the packet so far is one contact (an empty packet is none).
     mutating func endPacket(_ ctx: inout DecoderContext) {
-        defer { packet = Contact(); packet.x = scale.xMin; packet.y = scale.yMin }
+        defer { packet = Contact(); packet.x = scale.rawXMin; packet.y = scale.rawYMin }
         guard packet.hasPosition else { return }
         if scale.hasMajor {
             if packet.major != 0 { sawNonzeroMajor = true } else if sawNonzeroMajor && packet.hasMajor { return }
@@ -85,7 +89,8 @@ struct AnonymousContacts: Sendable {
 
     private func touch(_ t: Track, phase: TouchPhase) -> Touch {
         scale.touch(id: t.touchId, slot: t.slot, phase: phase, x: t.contact.x, y: t.contact.y,
-                    pressure: t.contact.pressure, major: t.contact.major, tool: t.contact.tool)
+                    pressure: t.contact.pressure, major: t.contact.major, tool: t.contact.tool,
+                    xKnown: t.contact.hasX, yKnown: t.contact.hasY, picture)
     }
 
     mutating func frame(into touches: inout [Touch], _ ctx: inout DecoderContext) -> (active: Int, hidden: Int) {

@@ -19,12 +19,22 @@
 ///   rate-limited per axis (one line per 10 s of device time, with a count of the suppressed ones).
 /// - **Touches down at open** (given as the device's `EvdevState` then) are ignored until they lift.
 ///
-/// The contact protocols are decoded by `SlotContacts` (B), `AnonymousContacts` (A) and
-/// `SingleTouchContact` over one `AxisScale`: positions are millimetres from the top-left (axis
-/// minimum) using the device's `unitsPerMillimeter`. Touch ids are unique and never reused within one decoder. An ended or
-/// cancelled touch appears exactly once. The per-event path works on fixed arrays only.
+/// The decoder holds the device's one `EvdevState`, in the device's own units: every event is
+/// written into it (values clamped into their absinfo range), and the contact protocols read
+/// their contacts' values from it: `SlotContacts` (B), `AnonymousContacts` (A: its packets are
+/// no device state, the kernel keeps none for them) and `SingleTouchContact`, each keeping only
+/// its bookkeeping (touch ids, suppressed, moved, last position). One `AxisScale` turns a
+/// contact's raw position into millimetres from the picture's top-left, through the device's
+/// `AxisTransform` (quarter turns, mirrors, calibration). Touch ids are unique and never reused
+/// within one decoder. An ended or cancelled touch appears exactly once. The per-event path
+/// works on fixed arrays only.
 public struct SlotDecoder: Sendable {
+    /// The device as it sends events (its own axes).
     public let device: DeviceDescription
+    /// From the device's axes to the picture's: what touches are measured in.
+    public let transform: AxisTransform
+    /// The device's state: every value its events set, in its own units (see EvdevState).
+    public private(set) var state: EvdevState
     public let contactProtocol: ContactProtocol
     public let isSemiMT: Bool
 
@@ -66,14 +76,25 @@ public struct SlotDecoder: Sendable {
 
     // MARK: - Init
 
-    /// A decoder for `device` starting from its state at open (nil: nothing down, slot 0, as a
-    /// recording starts).
-    public init(device: DeviceDescription, initialState: EvdevState? = nil) {
-        let initialState = initialState ?? EvdevState(slotCount: 0)
+    /// A decoder for `device` (its own description, as it sends events) starting from its state
+    /// at open (nil: nothing down, slot 0, as a recording starts), whose touches are measured in
+    /// the picture's axes after `transform`.
+    public init(device: DeviceDescription, transform: AxisTransform = .identity, initialState: EvdevState? = nil) {
         self.device = device
+        self.transform = transform
         contactProtocol = device.contactProtocol
         isSemiMT = device.isSemiMT
-        scale = AxisScale(device)
+        scale = AxisScale(device, transform: transform)
+        let picture = AxisPicture(device, transform: transform)
+        // Protocol B's slots are state. A slot's position never sent is held as the axis minimum,
+        // never outside the surface; its touch is placed at the picture's minimum on that axis
+        // (`AxisScale.position`, the slot's `xKnown`/`yKnown`).
+        let slotCount = contactProtocol == .slots ? Swift.max(1, device.slotCount) : 0
+        var state = EvdevState(slotCount: slotCount, from: initialState ?? EvdevState(slotCount: 0))
+        for s in Swift.min(initialState?.slotCount ?? 0, slotCount)..<slotCount {
+            state.set(slot: s, code: AbsCode.mtPositionX, scale.rawXMin); state.set(slot: s, code: AbsCode.mtPositionY, scale.rawYMin)
+        }
+        let initialState = initialState ?? EvdevState(slotCount: 0)
         absRange = Array(repeating: Int32.min...Int32.max, count: 64)
         var inverted: [String] = []
         for (code, info) in device.absInfo where code < 64 && code != AbsCode.mtSlot && code != AbsCode.mtTrackingId {
@@ -88,30 +109,24 @@ public struct SlotDecoder: Sendable {
         hasTouchKey = device.hasKey(KeyCode.btnTouch)
         usesToolCounts = device.kind != .touchscreen
 
-        for (code, fingers) in KeyCode.fingerCountTools where initialState.keys[code] != nil {
+        for (code, fingers) in KeyCode.fingerCountTools where initialState.isDown(code) {
             ctx.toolMask |= 1 << UInt8(fingers - 1)
         }
-        ctx.touchKey = initialState.keys[KeyCode.btnTouch] != nil
+        ctx.touchKey = initialState.isDown(KeyCode.btnTouch)
         ctx.diagnostics = inverted
         ctx.leaving.reserveCapacity(8)
-        slotContacts = SlotContacts(device: device, scale: scale, initialState: initialState)
-        anonymousContacts = AnonymousContacts(device: device, scale: scale,
+        self.state = state
+        slotContacts = SlotContacts(device: device, scale: scale, picture: picture, state: state, knownSlots: initialState.slotCount,
+                                    currentSlotValid: initialState.slotCount == 0 || initialState.currentSlot < slotCount)
+        anonymousContacts = AnonymousContacts(device: device, scale: scale, picture: picture,
                                               ignoreUntilLift: contactProtocol == .anonymous && (ctx.touchKey || ctx.toolMask != 0))
-        singleContact = SingleTouchContact(device: device, scale: scale, initialState: initialState)
+        singleContact = SingleTouchContact(device: device, scale: scale, picture: picture, initialState: initialState)
     }
 
     // MARK: - Public API
 
     /// A touch is on the surface after the last frame (positioned, or BTN_TOUCH still held).
     public var isTouched: Bool { activeAfterFrame > 0 || ctx.touchKey }
-
-    /// The values the decoder holds now, as a state at open would give them (keys are left out:
-    /// taken when nothing is down, to start a decoder for the same device in other axes).
-    public var currentState: EvdevState {
-        var state = slotContacts.state
-        if contactProtocol == .singleTouch { for (code, v) in singleContact.absValues { state.setAxis(code, v) } }
-        return state
-    }
 
     /// Feeds one event; returns the frame it completes (at SYN_REPORT), nil otherwise.
     public mutating func decode(_ event: InputEvent) -> TouchFrame? {
@@ -122,7 +137,7 @@ public struct SlotDecoder: Sendable {
         }
         switch event.type {
         case EventType.key:
-            keyEvent(code: event.code, down: event.value != 0)
+            keyEvent(code: event.code, value: event.value)
             return nil
         case EventType.syn:
             switch event.code {
@@ -149,9 +164,9 @@ public struct SlotDecoder: Sendable {
         var touches = ctx.leaving
         ctx.leaving.removeAll(keepingCapacity: true)
         switch contactProtocol {
-        case .slots: slotContacts.removeAll(into: &touches)
+        case .slots: slotContacts.removeAll(into: &touches, &state)
         case .anonymous: anonymousContacts.removeAll(into: &touches)
-        case .singleTouch: singleContact.removeAll(into: &touches)
+        case .singleTouch: singleContact.removeAll(into: &touches, state)
         case .none: break
         }
         ctx.toolMask = 0; ctx.touchKey = false
@@ -191,7 +206,7 @@ public struct SlotDecoder: Sendable {
         activeAfterFrame = 0
         var touches: [Touch] = []
         switch contactProtocol {
-        case .slots: slotContacts.endStuck(into: &touches)
+        case .slots: slotContacts.endStuck(into: &touches, &state)
         case .anonymous: anonymousContacts.endStuck(into: &touches)
         case .singleTouch, .none: return nil   // BTN_TOUCH released already ends a single touch
         }
@@ -225,11 +240,15 @@ public struct SlotDecoder: Sendable {
         }
         switch contactProtocol {
         // Codes below ABS_MT_SLOT (ABS_X, ABS_PRESSURE… the single-touch emulation most MT
-        // devices also send) mean nothing to protocol B: not even a call.
-        case .slots: if code >= AbsCode.mtSlot { slotContacts.abs(code: code, value: value, &ctx) }
-        case .anonymous: anonymousContacts.abs(code: code, value: value)
-        case .singleTouch: singleContact.abs(code: code, value: value)
-        case .none: break
+        // devices also send) mean nothing to protocol B: only state.
+        case .slots:
+            if code >= AbsCode.mtSlot && code <= AbsCode.mtToolY { slotContacts.abs(code: code, value: value, &state, &ctx) }
+            else { state.setAxis(code, value) }
+        case .anonymous:
+            if code >= AbsCode.mtSlot && code <= AbsCode.mtToolY { anonymousContacts.abs(code: code, value: value) }
+            else { state.setAxis(code, value) }
+        case .singleTouch: singleContact.abs(code: code, value: value, &state)
+        case .none: state.setAxis(code, value)
         }
     }
 
@@ -242,7 +261,10 @@ public struct SlotDecoder: Sendable {
         return value < lo ? lo : hi
     }
 
-    private mutating func keyEvent(code: UInt16, down: Bool) {
+    private mutating func keyEvent(code: UInt16, value: Int32) {
+        // A repeat (2) changes no state, as in the kernel's input core.
+        if value != 2 { state.setKey(code, value) }
+        let down = value != 0
         let bit: UInt8
         switch code {
         case KeyCode.btnTouch: ctx.touchKey = down; return
@@ -278,9 +300,9 @@ public struct SlotDecoder: Sendable {
         }
         let counts: (active: Int, hidden: Int)
         switch contactProtocol {
-        case .slots: counts = slotContacts.frame(into: &touches, &ctx)
+        case .slots: counts = slotContacts.frame(into: &touches, &state, &ctx)
         case .anonymous: counts = anonymousContacts.frame(into: &touches, &ctx)
-        case .singleTouch: counts = singleContact.frame(into: &touches, &ctx)
+        case .singleTouch: counts = singleContact.frame(into: &touches, &state, &ctx)
         case .none: counts = (0, 0)
         }
         // BTN_TOOL_* may count fingers beyond the positioned touches; touches we hide (palms,

@@ -1,6 +1,9 @@
 /// What an exclusive device's clone gets (docs/EXCLUSIVE.md): the real device's frames, except
-/// the touch sequences that become a bound gesture. Pure: events in, actions out, time only from
-/// events and `advance(to:)`. The daemon does the grabbing and the writing.
+/// the touch sequences that become a bound gesture. Pure: frames in, actions out, time only from
+/// events and `advance(to:)`. The daemon does the grabbing and the writing. It decodes nothing:
+/// the device's `GesturePipeline` hands it each frame as read (its events up to SYN_REPORT) with
+/// the device's state after it (the decoder's `EvdevState`, the one model of the device), before
+/// recognition runs on that frame (`frame(_:after:resynchronized:_:)`).
 ///
 /// ```
 ///             all fingers up, grab taken        count becomes bound (hold), or a landing that a
@@ -94,8 +97,8 @@ public struct ExclusiveGate: Sendable {
 
     public private(set) var mode = Mode.ungrabbed
     public var settings: Settings
-    /// The real device as its events say.
-    public private(set) var real: EvdevState
+    /// Fingers on the real device after the last frame handed in (`EvdevState.fingerCount`).
+    public private(set) var fingers: Int
     /// The clone as what was written to it says.
     public private(set) var clone: EvdevState
     /// The clone is known equal to the real device: frames go out as the kernel sent them.
@@ -109,8 +112,6 @@ public struct ExclusiveGate: Sendable {
     /// How the last unclaimed hold ended, and how long it lasted.
     public private(set) var lastRelease: (why: Release, held: Duration)?
 
-    private var frame: [InputEvent] = []
-    private var resyncing = false
     /// Held frames, oldest first, each with the real state after it.
     private var queue: [(events: [InputEvent], after: EvdevState, resync: Bool)] = []
     private var holdStart: Instant?
@@ -123,8 +124,9 @@ public struct ExclusiveGate: Sendable {
     /// When each clone slot's contact landed on the clone.
     private var downTime: [Int: Instant] = [:]
 
-    public init(settings: Settings, real: EvdevState, clone: EvdevState) {
-        self.settings = settings; self.real = real; self.clone = clone
+    /// `state`: the real device's state now (its pipeline's); `clone`: the clone's.
+    public init(settings: Settings, state: EvdevState, clone: EvdevState) {
+        self.settings = settings; fingers = state.fingerCount; self.clone = clone
     }
 
     /// When `advance(to:)` has work: the hold window's end, a neutral lift.
@@ -134,14 +136,16 @@ public struct ExclusiveGate: Sendable {
 
     /// Asks for the grab now if no finger is down (otherwise after the frame that lifts the last).
     public mutating func start(_ out: inout [Action]) {
-        if mode == .ungrabbed && wantsGrab && real.fingerCount == 0 { out.append(.grab) }
+        if mode == .ungrabbed && wantsGrab && fingers == 0 { out.append(.grab) }
     }
 
-    /// The grab was taken: the clone is brought to the real device's state.
-    public mutating func grabbed(at t: Instant, _ out: inout [Action]) {
+    /// The grab was taken: the clone is brought to the real device's state (`state`, its
+    /// pipeline's now).
+    public mutating func grabbed(at t: Instant, state: EvdevState, _ out: inout [Action]) {
         mode = .passing
         inSync = false
-        write(clone.diff(to: real, codes: settings.codes, time: t), target: real, &out)
+        fingers = state.fingerCount
+        write(clone.diff(to: state, codes: settings.codes, time: t), target: state, &out)
     }
 
     /// The grab was refused: stay a reader.
@@ -160,20 +164,17 @@ public struct ExclusiveGate: Sendable {
         if mode == .ungrabbed { wantsGrab = true; start(&out) }
     }
 
-    public mutating func feed(_ e: InputEvent, _ out: inout [Action]) {
-        if e.type == EventType.syn && e.code == SynCode.dropped { resyncing = true; return }
-        frame.append(e)
-        guard e.isSynReport else { return }
-        let f = frame
-        frame.removeAll(keepingCapacity: true)
-        let before = real.fingerCount
-        for x in f { real.apply(x) }
-        let resync = resyncing
-        resyncing = false
-        handle(f, before: before, after: real.fingerCount, resync: resync, &out)
+    /// One frame of the real device: its events as read (SYN_DROPPED left out, SYN_REPORT last)
+    /// and the device's state after them; `resynchronized` after a SYN_DROPPED (the events are
+    /// the resync's, the clone is brought over by a state diff).
+    public mutating func frame(_ f: [InputEvent], after real: EvdevState, resynchronized resync: Bool, _ out: inout [Action]) {
+        guard !f.isEmpty else { return }
+        let before = fingers
+        fingers = real.fingerCount
+        handle(f, real, before: before, after: fingers, resync: resync, &out)
     }
 
-    private mutating func handle(_ f: [InputEvent], before: Int, after: Int, resync: Bool, _ out: inout [Action]) {
+    private mutating func handle(_ f: [InputEvent], _ real: EvdevState, before: Int, after: Int, resync: Bool, _ out: inout [Action]) {
         let t = f[f.count - 1].time
         let bound = settings.boundFingerCounts
         switch mode {
@@ -192,11 +193,11 @@ public struct ExclusiveGate: Sendable {
             holdDeadline = t + (landing ? settings.landing : settings.hold)
             anchors = [:]
             queue.append((f, real, resync))
-            noteAnchors()
+            noteAnchors(real)
             if landing && pressesButton(f) { release(.button, at: t, &out) }
         case .holding:
             queue.append((f, real, resync))
-            noteAnchors()
+            noteAnchors(real)
             if after == 0 { release(.allUp, at: t, &out); return }
             if after > before {
                 if bound.contains(after) { holdDeadline = t + settings.hold; landing = false }
@@ -205,7 +206,7 @@ public struct ExclusiveGate: Sendable {
             }
             guard landing else { return }
             if pressesButton(f) { release(.button, at: t, &out) }
-            else if moved() { release(.moved, at: t, &out) }
+            else if moved(real) { release(.moved, at: t, &out) }
         case .claimed:
             guard after == 0 else { return }
             if liftDeadline != nil { liftNow(at: t, &out) }
@@ -215,7 +216,7 @@ public struct ExclusiveGate: Sendable {
     }
 
     /// Remembers where each contact was when the hold began, and where a new one landed.
-    private mutating func noteAnchors() {
+    private mutating func noteAnchors(_ real: EvdevState) {
         for s in real.activeSlots {
             let id = real.value(slot: s, code: AbsCode.mtTrackingId)
             if anchors[s]?.id != id {
@@ -225,7 +226,7 @@ public struct ExclusiveGate: Sendable {
     }
 
     /// Some contact is farther than `landingTravelMillimeters` from its anchor.
-    private func moved() -> Bool {
+    private func moved(_ real: EvdevState) -> Bool {
         let r = settings.landingTravelMillimeters
         for s in real.activeSlots {
             guard let a = anchors[s] else { continue }
@@ -280,7 +281,7 @@ public struct ExclusiveGate: Sendable {
     }
 
     private static func changesContactsOrKeys(from a: EvdevState, to b: EvdevState) -> Bool {
-        if a.keys != b.keys { return true }
+        if a.downKeys != b.downKeys { return true }
         for s in 0..<min(a.slotCount, b.slotCount)
         where a.value(slot: s, code: AbsCode.mtTrackingId) != b.value(slot: s, code: AbsCode.mtTrackingId) { return true }
         return false
@@ -289,7 +290,7 @@ public struct ExclusiveGate: Sendable {
     /// A bound gesture was recognized on this device: its touch sequence is not the compositor's.
     /// What is held is dropped; what the clone already has ends without a click or a tap.
     public mutating func claim(at t: Instant, _ out: inout [Action]) {
-        guard mode == .holding || (mode == .passing && real.fingerCount > 0) else { return }
+        guard mode == .holding || (mode == .passing && fingers > 0) else { return }
         lastClaimHeld = mode == .holding && clone.activeSlots.isEmpty ? holdStart.map { t - $0 } : nil
         queue.removeAll()
         holdStart = nil; holdDeadline = nil; anchors = [:]
@@ -307,7 +308,7 @@ public struct ExclusiveGate: Sendable {
     // MARK: - Writing
 
     private mutating func releaseIfIdle(_ out: inout [Action]) {
-        guard releaseWhenIdle, mode == .passing, queue.isEmpty, real.fingerCount == 0, liftDeadline == nil else { return }
+        guard releaseWhenIdle, mode == .passing, queue.isEmpty, fingers == 0, liftDeadline == nil else { return }
         out.append(.release)
         mode = .ungrabbed; wantsGrab = false; releaseWhenIdle = false; inSync = false
     }
@@ -328,11 +329,13 @@ public struct ExclusiveGate: Sendable {
         write(d, target: target, at: now, &out)
     }
 
-    private mutating func write(_ events: [InputEvent], target: EvdevState, at now: Instant? = nil, _ out: inout [Action]) {
+    /// `target`: the real device's state the write brings the clone to (nil: a neutral end,
+    /// which leaves the clone apart from it).
+    private mutating func write(_ events: [InputEvent], target: EvdevState?, at now: Instant? = nil, _ out: inout [Action]) {
         let after = clone.applying(events)
         if let t = now ?? events.last?.time { noteLandings(from: clone, to: after, at: t) }
         clone = after
-        inSync = clone == target
+        inSync = target.map { clone == $0 } ?? false
         if events.count > 1 || events.first?.isSynReport == false { out.append(.write(events)) }
     }
 
@@ -346,13 +349,13 @@ public struct ExclusiveGate: Sendable {
     /// Ends every contact the clone has, without a click or a tap.
     private mutating func endForwarded(at t: Instant, _ out: inout [Action]) {
         let active = clone.activeSlots
-        let touching = !active.isEmpty || clone.keys[KeyCode.btnTouch] != nil
+        let touching = !active.isEmpty || clone.isDown(KeyCode.btnTouch)
         guard touching else { return }
         switch settings.neutralEnd {
         case .palm:
             var palm = clone
             for s in active { palm.set(slot: s, code: AbsCode.mtToolType, MTToolType.palm) }
-            if palm != clone { write(clone.diff(to: palm, codes: settings.codes, time: t), target: real, &out) }
+            if palm != clone { write(clone.diff(to: palm, codes: settings.codes, time: t), target: nil, &out) }
             liftNow(at: t, &out)
         case .lift(let after):
             let oldest = active.compactMap { downTime[$0] }.max() ?? t
@@ -367,7 +370,7 @@ public struct ExclusiveGate: Sendable {
         for s in lifted.activeSlots { lifted.set(slot: s, code: AbsCode.mtTrackingId, -1) }
         lifted.setKey(KeyCode.btnTouch, 0)
         for (code, _) in KeyCode.fingerCountTools { lifted.setKey(code, 0) }
-        if lifted != clone { write(clone.diff(to: lifted, codes: settings.codes, time: t), target: real, &out) }
+        if lifted != clone { write(clone.diff(to: lifted, codes: settings.codes, time: t), target: nil, &out) }
         inSync = false
     }
 }

@@ -8,7 +8,7 @@ extension DeviceSessions {
     func startExclusive(_ s: DeviceSession, settings: DeviceSettings) {
         guard let evdev = s.source.realDevice else { return }
         do {
-            let x = try ExclusiveDevice(evdev: evdev, hold: settings.exclusiveHold, landing: settings.exclusiveLanding,
+            let x = try ExclusiveDevice(evdev: evdev, state: s.deviceState, hold: settings.exclusiveHold, landing: settings.exclusiveLanding,
                                         claims: plan.device(evdev.description), log: log)
             if !x.finished { s.exclusive = x }
         } catch {
@@ -25,7 +25,7 @@ extension DeviceSessions {
             let settings = device.settings
             if let x = s.exclusive {
                 x.reconfigure(exclusive: settings.exclusive, hold: settings.exclusiveHold, landing: settings.exclusiveLanding,
-                              claims: device)
+                              claims: device, state: s.deviceState)
                 if x.finished { s.exclusive = nil }
             } else if settings.exclusive {
                 startExclusive(s, settings: settings)

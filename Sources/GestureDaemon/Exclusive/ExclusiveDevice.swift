@@ -5,8 +5,9 @@ import LinuxSystem
 
 /// An exclusive device (`exclusive: true`, docs/EXCLUSIVE.md): the real device grabbed, its uinput
 /// clone fed by an `ExclusiveGate` with everything but the touch sequences that become a bound
-/// gesture. Lives inside its `DeviceSession`, on the loop's thread; the session feeds it every
-/// event after the pipeline has seen it, and every gesture the pipeline emits.
+/// gesture. Lives inside its `DeviceSession`, on the loop's thread; the session's pipeline hands
+/// it every frame once decoded (its events and the device's state after them), before
+/// recognition runs on it, and every gesture the pipeline emits.
 final class ExclusiveDevice {
     let evdev: EvdevDevice
     private(set) var clone: CloneDevice?
@@ -18,14 +19,11 @@ final class ExclusiveDevice {
     private(set) var grabbed = false
     private var actions: [ExclusiveGate.Action] = []
 
-    /// Makes the clone; the grab follows as soon as no finger is down.
-    init(evdev: EvdevDevice, hold: Duration, landing: Duration, claims plan: DevicePlan, log: Logger) throws(DaemonError) {
+    /// Makes the clone; the grab follows as soon as no finger is down. `state`: the device's
+    /// state now, its session's pipeline's.
+    init(evdev: EvdevDevice, state real: EvdevState, hold: Duration, landing: Duration, claims plan: DevicePlan, log: Logger) throws(DaemonError) {
         let d = evdev.description
-        let state: EvdevState?
-        do { state = try evdev.currentState() } catch {
-            throw DaemonError("cannot read its state: \(error.description); it stays shared")
-        }
-        guard let real = state, real.slotCount > 0 else {
+        guard d.contactProtocol == .slots, real.slotCount > 0 else {
             throw DaemonError("exclusive needs a multi-touch device with slots (protocol B); \(evdev.path) has none, it stays shared")
         }
         let c: CloneDevice
@@ -40,18 +38,19 @@ final class ExclusiveDevice {
         let codes = Set(c.description.codes[EventType.abs] ?? []).filter { EvdevState.slotCodes.contains($0) }
         gate = ExclusiveGate(settings: .init(boundFingerCounts: claims.fingerCounts, hold: hold, landing: landing, neutralEnd: end, codes: codes,
                                              unitsPerMillimeter: d.unitsPerMillimeter),
-                             real: real, clone: c.initialState(slotCount: real.slotCount))
+                             state: real, clone: c.initialState(slotCount: real.slotCount))
         log.info("devices: \(evdev.path): exclusive: clone \(c.devnode ?? "?") (phys \(VirtualDeviceMark.physPrefix)/\(CloneDevice.role)); bound finger counts \(claims.fingerCounts.sorted()), held back up to \(hold.totalMicroseconds / 1000) ms (landing \(gate.settings.landing.totalMicroseconds / 1000) ms)")
         gate.start(&actions)
-        perform(at: nil)
+        perform(at: nil, state: real)
     }
 
     var nextDeadline: Instant? { finished ? nil : gate.nextDeadline }
 
-    func feed(_ e: InputEvent) {
+    /// A frame of the real device, decoded by its pipeline: its events and the state after them.
+    func frame(_ events: [InputEvent], after state: EvdevState, resynchronized: Bool) {
         guard !finished else { return }
-        gate.feed(e, &actions)
-        if !actions.isEmpty { perform(at: e.time) }
+        gate.frame(events, after: state, resynchronized: resynchronized, &actions)
+        if !actions.isEmpty { perform(at: events.last?.time, state: state) }
     }
 
     /// A gesture from this device's pipeline: a bound one claims its touch sequence.
@@ -73,7 +72,8 @@ final class ExclusiveDevice {
     }
 
     /// A reload changed the config: new bindings and hold; `exclusive` off releases once all up.
-    func reconfigure(exclusive: Bool, hold: Duration, landing: Duration, claims plan: DevicePlan) {
+    /// `state`: the device's state now (a grab asked for brings the clone to it).
+    func reconfigure(exclusive: Bool, hold: Duration, landing: Duration, claims plan: DevicePlan, state: EvdevState) {
         guard !finished else { return }
         claims = ClaimRule(plan)
         gate.settings = .init(boundFingerCounts: claims.fingerCounts, hold: hold, landing: landing, neutralEnd: gate.settings.neutralEnd,
@@ -82,7 +82,7 @@ final class ExclusiveDevice {
             log.info("devices: \(evdev.path): exclusive: off by the config; the grab goes once no finger is down")
             gate.requestRelease(&actions)
         }
-        perform(at: nil)
+        perform(at: nil, state: state)
     }
 
     /// Now, whatever is down (daemon stopping, device gone): grab released, clone destroyed.
@@ -98,7 +98,9 @@ final class ExclusiveDevice {
         log.info("devices: \(evdev.path): \(message)")
     }
 
-    private func perform(at time: Instant?) {
+    /// `state`: the device's state now, for a grab (which brings the clone to it); the gate asks
+    /// for one only when handed a state (at its start, a reload, a frame).
+    private func perform(at time: Instant?, state: EvdevState? = nil) {
         while !actions.isEmpty {
             let a = actions.removeFirst()
             switch a {
@@ -107,10 +109,14 @@ final class ExclusiveDevice {
                     log.warning("devices: \(evdev.path): exclusive: writing to the clone: \(error.description)")
                 }
             case .grab:
+                guard let state else {
+                    log.warning("devices: \(evdev.path): exclusive: gestured bug: a grab asked for without the device's state; asked again at the next lift")
+                    continue
+                }
                 do {
                     try evdev.grab()
                     grabbed = true
-                    gate.grabbed(at: time ?? MonotonicClock.now(), &actions)
+                    gate.grabbed(at: time ?? MonotonicClock.now(), state: state, &actions)
                     log.info("devices: \(evdev.path): exclusive: grabbed; the compositor now reads \(clone?.devnode ?? "the clone")")
                 } catch {
                     gate.grabFailed()
