@@ -32,6 +32,7 @@ final class DesktopSession {
         // babysitter leaves it, so it is this process's child from the start, never a
         // descendant of the bus. Known by this session's directory in its environment.
         OrphanedProcess.end(mentioning: dir)
+        OrphanedProcess.reapForeignZombies()
         for fd in xvfbPipe { close(fd) }
         try? FileManager.default.removeItem(atPath: dir)
     }
@@ -73,6 +74,7 @@ final class DesktopSession {
         try p.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
+        OrphanedProcess.reapForeignZombies()   // a tool's own children orphaned to us (kscreen-doctor's)
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
@@ -354,6 +356,21 @@ struct OrphanedProcess {
         children(of: pid).flatMap { child -> [OrphanedProcess] in
             guard let s = stat(child) else { return [] }
             return [OrphanedProcess(pid: child, start: s.start)] + descendants(of: child)
+        }
+    }
+
+    /// Reaps every zombie child of this process that is not running this test binary: what a
+    /// desktop tool left orphaned to us as the subreaper (kscreen-doctor's own children, which
+    /// `timeout` never waits for). Exit tests run this binary, so their children are left to
+    /// swift-testing's monitor, whose `waitid(P_ALL, WNOWAIT)` any other zombie would block.
+    static func reapForeignZombies() {
+        let me = getpid()
+        guard let mine = try? String(contentsOfFile: "/proc/\(me)/comm", encoding: .utf8) else { return }
+        for pid in children(of: me) {
+            guard let s = stat(pid), s.state == "Z",
+                  let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8), comm != mine else { continue }
+            var status: Int32 = 0
+            _ = waitpid(pid, &status, WNOHANG)
         }
     }
 

@@ -51,7 +51,7 @@ import Testing
     /// Chromium double-forks helpers; when their parent ends they are orphaned to this test
     /// process (a subreaper once any hook runner ran in it), and an unreaped zombie hangs every
     /// exit test still running (docs/ARCHITECTURE.md, "Child processes in tests"). Reaps this
-    /// process's children named chromium or chrome_* (nothing else here starts them), by pid,
+    /// process's children named chromium, chrome_* or exe (the zygote; nothing else here starts them), by pid,
     /// waiting up to 3 s for them to end and killing what is left then.
     static func reapChromiumOrphans() {
         let me = getpid()
@@ -62,7 +62,8 @@ import Testing
                       let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")") else { continue }
                 let name = text[text.index(after: open)..<close]
                 let fields = text[text.index(after: close)...].split(separator: " ")
-                guard fields.count > 2, pid_t(fields[1]) == me, name.hasPrefix("chrom") else { continue }
+                // "exe": the zygote, which Chromium starts by executing /proc/self/exe.
+                guard fields.count > 2, pid_t(fields[1]) == me, name.hasPrefix("chrom") || name == "exe" else { continue }
                 if fields[0] == "Z" {
                     var status: Int32 = 0
                     _ = waitpid(pid, &status, WNOHANG)
