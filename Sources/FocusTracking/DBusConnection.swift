@@ -75,6 +75,24 @@ final class DBusConnection {
 
     func keep(_ slot: OpaquePointer?) { slots.append(slot) }
 
+    /// A signal to follow; a nil sender or path matches any.
+    typealias SignalRule = (sender: String?, path: String?, interface: String, member: String)
+
+    /// Raises `flag` on every signal that matches one of `rules`; the matches last as long as
+    /// the connection, which `flag` must outlive.
+    func follow(_ rules: [SignalRule], raising flag: SignalFlag) throws(FocusError) {
+        let context = Unmanaged.passUnretained(flag).toOpaque()
+        for rule in rules {
+            var slot: OpaquePointer?
+            let r = gsd_bus_match_signal(bus, &slot, rule.sender, rule.path, rule.interface, rule.member, { _, data, _ in
+                Unmanaged<SignalFlag>.fromOpaque(data!).takeUnretainedValue().raised = true
+                return 0
+            }, context)
+            guard r >= 0 else { throw FocusError("cannot follow \(rule.interface).\(rule.member): \(DBusConnection.message(r))") }
+            keep(slot)
+        }
+    }
+
     /// Runs every queued message's callbacks; false when the connection is gone.
     func process() -> Bool {
         while true {
@@ -83,5 +101,16 @@ final class DBusConnection {
             if r == 0 { break }
         }
         return gsd_bus_flush(bus) >= 0 && gsd_bus_is_open(bus) > 0
+    }
+}
+
+/// Set by the signals a `DBusConnection` follows; read and cleared by its owner.
+final class SignalFlag {
+    var raised = false
+
+    /// Whether it was raised; lowered again.
+    func take() -> Bool {
+        defer { raised = false }
+        return raised
     }
 }

@@ -22,10 +22,7 @@ public final class FocusTracker: Sendable {
     private let log: Log
     private let observe: (@Sendable (Report) -> Void)?
     private let current = Mutex<AppFocus>(.unknown)
-    private let stopping = Atomic<Bool>(false)
-    private let wakeRead: FileDescriptor
-    private let wakeWrite: FileDescriptor
-    private let thread = Mutex<SystemThread?>(nil)
+    private let worker = WorkerThread()
     /// Longest wait between reconnection attempts.
     static let maximumBackoffMilliseconds: Int32 = 5000
 
@@ -36,30 +33,16 @@ public final class FocusTracker: Sendable {
         self.environment = environment
         self.log = log
         self.observe = observe
-        // Without a wake pipe (no fds left) stop cannot interrupt a wait; polling -1 skips it.
-        let wake = (try? FileDescriptor.pipe()) ?? (readEnd: Poll.skipped, writeEnd: Poll.skipped)
-        for end in [wake.readEnd, wake.writeEnd] { end.setNonBlocking() }
-        (wakeRead, wakeWrite) = wake
     }
 
     /// The focused application now.
     public var focus: AppFocus { current.withLock { $0 } }
 
     public func start() {
-        do {
-            let started = try SystemThread.start { [self] in run() }
-            thread.withLock { $0 = started }
-        } catch {
-            log("cannot start the focus thread; only bindings without app: run")
-        }
+        if !worker.start({ [self] in run() }) { log("cannot start the focus thread; only bindings without app: run") }
     }
 
-    public func stop() {
-        guard !stopping.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        _ = [UInt8(1)].withUnsafeBytes { try? wakeWrite.write($0) }
-        if let worker = thread.withLock({ t -> SystemThread? in defer { t = nil }; return t }) { worker.join() }
-        wakeRead.close(); wakeWrite.close()
-    }
+    public func stop() { worker.stop() }
 
     // MARK: the thread
 
@@ -100,7 +83,7 @@ public final class FocusTracker: Sendable {
         guard let backend = chosen else { return }
         // Then stay with it: reconnect when it drops, saying so once per loss.
         backoff = 250
-        while !stopping.load(ordering: .relaxed) {
+        while !worker.isStopping {
             guard sleep(milliseconds: &backoff) else { return }
             do {
                 let fd = try backend.connect()
@@ -133,8 +116,8 @@ public final class FocusTracker: Sendable {
             }
         }
         apply(backend.pending(), &outage)
-        var fds = [Poll.Entry(FileDescriptor(rawValue: fd), .readable), Poll.Entry(wakeRead, .readable)]
-        while !stopping.load(ordering: .relaxed) {
+        var fds = [Poll.Entry(FileDescriptor(rawValue: fd), .readable), Poll.Entry(worker.wake, .readable)]
+        while !worker.isStopping {
             do { try Poll.wait(&fds, timeoutMilliseconds: -1) } catch {
                 if error == .interrupted { continue }
                 return
@@ -162,8 +145,8 @@ public final class FocusTracker: Sendable {
 
     /// Waits `ms` (doubling it for next time, up to the maximum); false when stopping.
     private func sleep(milliseconds ms: inout Int32) -> Bool {
-        _ = try? Poll.wait(for: wakeRead, .readable, timeoutMilliseconds: ms)
+        _ = try? Poll.wait(for: worker.wake, .readable, timeoutMilliseconds: ms)
         ms = min(ms * 2, FocusTracker.maximumBackoffMilliseconds)
-        return !stopping.load(ordering: .relaxed)
+        return !worker.isStopping
     }
 }

@@ -15,7 +15,7 @@ final class GnomeTouchscreenMapping: TouchscreenMappingSource {
     let busAddress: String?
     let databasePath: String
     private var dbus: DBusConnection?
-    private var dirty = false
+    private let changed = SignalFlag()
     static let prefix = "/org/gnome/desktop/peripherals/touchscreens/"
     static let displayConfig = "org.gnome.Mutter.DisplayConfig"
     static let displayConfigPath = "/org/gnome/Mutter/DisplayConfig"
@@ -31,22 +31,12 @@ final class GnomeTouchscreenMapping: TouchscreenMappingSource {
 
     func connect() throws(FocusError) -> Int32 {
         let d = try DBusConnection(address: busAddress)
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        let changed: sd_bus_message_handler_t = { _, data, _ in
-            Unmanaged<GnomeTouchscreenMapping>.fromOpaque(data!).takeUnretainedValue().dirty = true
-            return 0
-        }
-        for (sender, path, interface, member) in [
+        try d.follow([
             (Self.displayConfig, Self.displayConfigPath, Self.displayConfig, "MonitorsChanged"),
             (nil, nil, "ca.desrt.dconf.Writer", "Notify"),
-        ] as [(String?, String?, String, String)] {
-            var slot: OpaquePointer?
-            let r = gsd_bus_match_signal(d.bus, &slot, sender, path, interface, member, changed, me)
-            guard r >= 0 else { throw FocusError("cannot follow \(interface).\(member): \(DBusConnection.message(r))") }
-            d.keep(slot)
-        }
+        ], raising: changed)
         dbus = d
-        dirty = true
+        changed.raised = true
         return d.fd
     }
 
@@ -56,9 +46,7 @@ final class GnomeTouchscreenMapping: TouchscreenMappingSource {
 
     func receive() throws(FocusError) -> TouchscreenMapping? {
         guard let d = dbus, d.process() else { throw FocusError("the session bus closed the connection") }
-        guard dirty else { return nil }
-        dirty = false
-        return try read(d)
+        return changed.take() ? try read(d) : nil
     }
 
     /// The mapping now: every touchscreen setting that names a monitor, matched to a connector.

@@ -12,28 +12,34 @@ final class HyprlandBackend: FocusBackend {
     private var warnings: [String] = []
     private(set) var endpoint = ""
 
-    init(_ env: [String: String]) {
-        let sig = env["HYPRLAND_INSTANCE_SIGNATURE"] ?? ""
+    init(_ env: [String: String]) { directories = Self.socketDirectories(env) }
+
+    /// Where this Hyprland instance's sockets may be: $XDG_RUNTIME_DIR/hypr/SIGNATURE (0.40 on),
+    /// then /tmp/hypr/SIGNATURE (before); none without HYPRLAND_INSTANCE_SIGNATURE.
+    static func socketDirectories(_ env: [String: String]) -> [String] {
+        guard let sig = env["HYPRLAND_INSTANCE_SIGNATURE"], !sig.isEmpty else { return [] }
         var dirs: [String] = []
-        if !sig.isEmpty {
-            if let run = env["XDG_RUNTIME_DIR"], !run.isEmpty { dirs.append("\(run)/hypr/\(sig)") }
-            dirs.append("/tmp/hypr/\(sig)")
-        }
-        directories = dirs
+        if let run = env["XDG_RUNTIME_DIR"], !run.isEmpty { dirs.append("\(run)/hypr/\(sig)") }
+        dirs.append("/tmp/hypr/\(sig)")
+        return dirs
     }
 
     func connect() throws(FocusError) -> Int32 {
+        let (s, dir) = try Self.connectEvents(directories)
+        stream = s
+        lines = LineSplitter(maximumLineBytes: 1 << 20)
+        endpoint = dir + "/.socket2.sock"
+        initial = initialFocus(dir)
+        return s.fd
+    }
+
+    /// The event socket (`.socket2.sock`) of the first of `directories` that answers, and that
+    /// directory; every failure said when none does.
+    static func connectEvents(_ directories: [String]) throws(FocusError) -> (UnixStream, String) {
         guard !directories.isEmpty else { throw FocusError("HYPRLAND_INSTANCE_SIGNATURE is not set") }
         var errors: [String] = []
         for dir in directories {
-            do {
-                let s = try UnixStream.connect(dir + "/.socket2.sock")
-                stream = s
-                lines = LineSplitter(maximumLineBytes: 1 << 20)
-                endpoint = dir + "/.socket2.sock"
-                initial = initialFocus(dir)
-                return s.fd
-            } catch { errors.append(error.description) }
+            do { return (try UnixStream.connect(dir + "/.socket2.sock"), dir) } catch { errors.append(error.description) }
         }
         throw FocusError(errors.joined(separator: "; "))
     }

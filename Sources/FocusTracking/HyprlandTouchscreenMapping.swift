@@ -16,33 +16,18 @@ final class HyprlandTouchscreenMapping: TouchscreenMappingSource {
     private var initial: TouchscreenMapping?
     static let option = "input:touchdevice:output"
 
-    init(_ env: [String: String]) {
-        let sig = env["HYPRLAND_INSTANCE_SIGNATURE"] ?? ""
-        var dirs: [String] = []
-        if !sig.isEmpty {
-            if let run = env["XDG_RUNTIME_DIR"], !run.isEmpty { dirs.append("\(run)/hypr/\(sig)") }
-            dirs.append("/tmp/hypr/\(sig)")
-        }
-        directories = dirs
-    }
+    init(_ env: [String: String]) { directories = HyprlandBackend.socketDirectories(env) }
 
     var name: String { "Hyprland" }
     var endpoint: String { directory + "/.socket.sock" }
 
     func connect() throws(FocusError) -> Int32 {
-        guard !directories.isEmpty else { throw FocusError("HYPRLAND_INSTANCE_SIGNATURE is not set") }
-        var errors: [String] = []
-        for dir in directories {
-            do {
-                let s = try UnixStream.connect(dir + "/.socket2.sock")
-                stream = s
-                directory = dir
-                lines = LineSplitter(maximumLineBytes: 1 << 20)
-                initial = try ask()
-                return s.fd
-            } catch { errors.append(error.description) }
-        }
-        throw FocusError(errors.joined(separator: "; "))
+        let (s, dir) = try HyprlandBackend.connectEvents(directories)
+        stream = s
+        directory = dir
+        lines = LineSplitter(maximumLineBytes: 1 << 20)
+        initial = try ask()
+        return s.fd
     }
 
     func disconnect() { stream = nil }

@@ -12,7 +12,7 @@ import CSystemd
 final class KWinTouchscreenMapping: TouchscreenMappingSource {
     let busAddress: String?
     private var dbus: DBusConnection?
-    private var dirty = false
+    private let changed = SignalFlag()
     static let service = "org.kde.KWin"
     static let managerPath = "/org/kde/KWin/InputDevice"
     static let manager = "org.kde.KWin.InputDeviceManager"
@@ -25,32 +25,22 @@ final class KWinTouchscreenMapping: TouchscreenMappingSource {
 
     func connect() throws(FocusError) -> Int32 {
         let d = try DBusConnection(address: busAddress)
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        let changed: sd_bus_message_handler_t = { _, data, _ in
-            Unmanaged<KWinTouchscreenMapping>.fromOpaque(data!).takeUnretainedValue().dirty = true
-            return 0
-        }
-        for (sender, path, interface, member) in [
+        try d.follow([
             (Self.service, Self.managerPath, Self.manager, "deviceAdded"),
             (Self.service, Self.managerPath, Self.manager, "deviceRemoved"),
             (Self.service, nil, "org.freedesktop.DBus.Properties", "PropertiesChanged"),
-        ] as [(String?, String?, String, String)] {
-            var slot: OpaquePointer?
-            let r = gsd_bus_match_signal(d.bus, &slot, sender, path, interface, member, changed, me)
-            guard r >= 0 else { throw FocusError("cannot follow \(interface).\(member): \(DBusConnection.message(r))") }
-            d.keep(slot)
-        }
+        ], raising: changed)
         var owner: OpaquePointer?
         let r = gsd_bus_match_signal(d.bus, &owner, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                      "NameOwnerChanged", { m, data, _ in
             if let m, let a = DBusConnection.strings(m, 1), a[0] == KWinTouchscreenMapping.service {
-                Unmanaged<KWinTouchscreenMapping>.fromOpaque(data!).takeUnretainedValue().dirty = true
+                Unmanaged<SignalFlag>.fromOpaque(data!).takeUnretainedValue().raised = true
             }
             return 0
-        }, me)
+        }, Unmanaged.passUnretained(changed).toOpaque())
         if r >= 0 { d.keep(owner) }
         dbus = d
-        dirty = true
+        changed.raised = true
         return d.fd
     }
 
@@ -58,13 +48,11 @@ final class KWinTouchscreenMapping: TouchscreenMappingSource {
 
     func pending() -> TouchscreenMapping? { nil }
 
-    func invalidate() { dirty = true }
+    func invalidate() { changed.raised = true }
 
     func receive() throws(FocusError) -> TouchscreenMapping? {
         guard let d = dbus, d.process() else { throw FocusError("the session bus closed the connection") }
-        guard dirty else { return nil }
-        dirty = false
-        return try read(d)
+        return changed.take() ? try read(d) : nil
     }
 
     /// Every touchscreen KWin has with the output it maps it to; one without (`outputName` empty:

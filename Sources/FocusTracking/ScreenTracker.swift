@@ -27,18 +27,12 @@ public final class ScreenTracker: Sendable {
     private let environment: [String: String]
     private let log: Log
     private let observe: Observe
-    private let stopping = Atomic<Bool>(false)
-    private let wakeRead: FileDescriptor
-    private let wakeWrite: FileDescriptor
-    private let thread = Mutex<SystemThread?>(nil)
+    private let worker = WorkerThread()
 
     public init(environment: [String: String], log: @escaping Log, observe: @escaping Observe) {
         self.environment = environment
         self.log = log
         self.observe = observe
-        let wake = (try? FileDescriptor.pipe()) ?? (readEnd: Poll.skipped, writeEnd: Poll.skipped)
-        for end in [wake.readEnd, wake.writeEnd] { end.setNonBlocking() }
-        (wakeRead, wakeWrite) = wake
     }
 
     /// The backend this session offers, by its environment; nil when none (said by `start`).
@@ -60,28 +54,20 @@ public final class ScreenTracker: Sendable {
             log("screen: no backend for this session (none of WAYLAND_DISPLAY, SWAYSOCK and DISPLAY is set): touchscreens keep the orientation the daemon has")
             return false
         }
-        do {
-            // Made on the thread that uses it (a backend is not Sendable).
-            let started = try SystemThread.start { [self] in if let b = Self.backend(environment) { run(b) } }
-            thread.withLock { $0 = started }
-            return true
-        } catch {
+        // The backend is made on the thread that uses it (a backend is not Sendable).
+        guard worker.start({ [self] in if let b = Self.backend(environment) { run(b) } }) else {
             log("screen: cannot start its thread; touchscreens keep the orientation the daemon has")
             return false
         }
+        return true
     }
 
-    public func stop() {
-        guard !stopping.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        _ = [UInt8(1)].withUnsafeBytes { try? wakeWrite.write($0) }
-        if let worker = thread.withLock({ t -> SystemThread? in defer { t = nil }; return t }) { worker.join() }
-        wakeRead.close(); wakeWrite.close()
-    }
+    public func stop() { worker.stop() }
 
     private func run(_ backend: ScreenBackend) {
         var backoff: Int32 = 250
         var outage = false, said = false
-        while !stopping.load(ordering: .relaxed) {
+        while !worker.isStopping {
             do {
                 let fd = try backend.connect()
                 if !said { log("screen: following \(backend.name) output transforms at \(backend.endpoint)"); said = true }
@@ -92,7 +78,7 @@ public final class ScreenTracker: Sendable {
                     outage = true
                 }
             }
-            _ = try? Poll.wait(for: wakeRead, .readable, timeoutMilliseconds: backoff)
+            _ = try? Poll.wait(for: worker.wake, .readable, timeoutMilliseconds: backoff)
             backoff = min(backoff * 2, 5000)
         }
     }
@@ -108,8 +94,8 @@ public final class ScreenTracker: Sendable {
             last = outputs
             observe(outputs)
         }
-        var fds = [Poll.Entry(FileDescriptor(rawValue: fd), .readable), Poll.Entry(wakeRead, .readable)]
-        while !stopping.load(ordering: .relaxed) {
+        var fds = [Poll.Entry(FileDescriptor(rawValue: fd), .readable), Poll.Entry(worker.wake, .readable)]
+        while !worker.isStopping {
             do { try Poll.wait(&fds, timeoutMilliseconds: -1) } catch {
                 if error == .interrupted { continue }
                 return

@@ -34,23 +34,15 @@ public final class TouchscreenMappingTracker: Sendable {
     private let environment: [String: String]
     private let log: Log
     private let observe: Observe
-    private let stopping = Atomic<Bool>(false)
-    private let wakeRead: FileDescriptor
-    private let wakeWrite: FileDescriptor
+    private let worker = WorkerThread()
     private let refreshRead: FileDescriptor
     private let refreshWrite: FileDescriptor
-    private let thread = Mutex<SystemThread?>(nil)
 
     public init(environment: [String: String], log: @escaping Log, observe: @escaping Observe) {
         self.environment = environment
         self.log = log
         self.observe = observe
-        let wake = (try? FileDescriptor.pipe()) ?? (readEnd: Poll.skipped, writeEnd: Poll.skipped)
-        for end in [wake.readEnd, wake.writeEnd] { end.setNonBlocking() }
-        (wakeRead, wakeWrite) = wake
-        let refresh = (try? FileDescriptor.pipe()) ?? (readEnd: Poll.skipped, writeEnd: Poll.skipped)
-        for end in [refresh.readEnd, refresh.writeEnd] { end.setNonBlocking() }
-        (refreshRead, refreshWrite) = refresh
+        (refreshRead, refreshWrite) = WorkerThread.nonBlockingPipe()
     }
 
     /// The session's outputs changed (from the screen tracker's thread): a source that cannot
@@ -76,28 +68,23 @@ public final class TouchscreenMappingTracker: Sendable {
             log("screen: this session's compositor exposes no touchscreen mapping gestured reads (XDG_CURRENT_DESKTOP=\(environment["XDG_CURRENT_DESKTOP"] ?? "")); udev WL_OUTPUT or the built-in panel decides")
             return false
         }
-        do {
-            let started = try SystemThread.start { [self] in if let s = Self.source(environment) { run(s) } }
-            thread.withLock { $0 = started }
-            return true
-        } catch {
+        guard worker.start({ [self] in if let s = Self.source(environment) { run(s) } }) else {
             log("screen: cannot start the touchscreen mapping's thread; udev WL_OUTPUT or the built-in panel decides")
             return false
         }
+        return true
     }
 
     public func stop() {
-        guard !stopping.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        _ = [UInt8(1)].withUnsafeBytes { try? wakeWrite.write($0) }
-        if let worker = thread.withLock({ t -> SystemThread? in defer { t = nil }; return t }) { worker.join() }
-        wakeRead.close(); wakeWrite.close(); refreshRead.close(); refreshWrite.close()
+        guard worker.stop() else { return }
+        refreshRead.close(); refreshWrite.close()
     }
 
     private func run(_ source: TouchscreenMappingSource) {
         var backoff: Int32 = 250
         var outage = false, said = false
         var last: TouchscreenMapping?
-        while !stopping.load(ordering: .relaxed) {
+        while !worker.isStopping {
             do {
                 let fd = try source.connect()
                 if !said { log("screen: following \(source.name)'s touchscreen mapping at \(source.endpoint)"); said = true }
@@ -105,7 +92,7 @@ public final class TouchscreenMappingTracker: Sendable {
             } catch {
                 if !outage { log("screen: \(source.name) touchscreen mapping: \(error.description); retrying"); outage = true }
             }
-            _ = try? Poll.wait(for: wakeRead, .readable, timeoutMilliseconds: backoff)
+            _ = try? Poll.wait(for: worker.wake, .readable, timeoutMilliseconds: backoff)
             backoff = min(backoff * 2, 5000)
         }
     }
@@ -123,10 +110,10 @@ public final class TouchscreenMappingTracker: Sendable {
     private func follow(_ source: TouchscreenMappingSource, fd: Int32, outage: inout Bool, backoff: inout Int32,
                         last: inout TouchscreenMapping?) {
         defer { source.disconnect() }
-        var fds = [Poll.Entry(FileDescriptor(rawValue: fd), .readable), Poll.Entry(wakeRead, .readable),
+        var fds = [Poll.Entry(FileDescriptor(rawValue: fd), .readable), Poll.Entry(worker.wake, .readable),
                    Poll.Entry(refreshRead, .readable)]
         var first = true
-        while !stopping.load(ordering: .relaxed) {
+        while !worker.isStopping {
             do throws(FocusError) {
                 // The first read comes before any wait: a source may have it queued already.
                 var m = first ? source.pending() : nil
