@@ -136,8 +136,7 @@ public struct GesturePipeline: Sendable {
         }
         lastMicroseconds = event.time.microseconds
         if dueMicroseconds <= event.time.microseconds { advance(to: event.time, emit) }
-        let e = event
-        if let frame = decoder.decode(e) {
+        if let frame = decoder.decode(event) {
             betweenFrames = true
             if collecting {
                 frames(rawFrame, decoder.state, frame.flags.contains(.resynchronized))
@@ -148,7 +147,7 @@ public struct GesturePipeline: Sendable {
             return
         }
         betweenFrames = false
-        if e.type == EventType.key {
+        if event.type == EventType.key {
             // BTN_TOUCH arms or clears the watchdog. Other events only fill in the frame being
             // assembled: neither the watchdog nor the arena (frames, time) can have moved.
             deadline = earliestDeadline
