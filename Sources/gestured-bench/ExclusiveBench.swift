@@ -75,7 +75,7 @@ private func makeGate(_ d: DeviceDescription, state: EvdevState, hold: Duration 
     let end = ExclusiveGate.NeutralEnd.for(d)
     var gate = ExclusiveGate(settings: .init(boundFingerCounts: boundCounts, hold: hold,
                                                             landing: DeviceSettings.defaultExclusiveLanding, neutralEnd: end, codes: codes,
-                                             unitsPerMillimeter: d.unitsPerMillimeter),
+                                             unitsPerMillimeter: d.unitsPerMillimeter, quickHold: ExclusiveGate.quickHold(for: d)),
                              state: state, clone: EvdevState(slotCount: slots))
     var out: [ExclusiveGate.Action] = []
     gate.start(&out)

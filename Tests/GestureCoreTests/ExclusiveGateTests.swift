@@ -68,10 +68,10 @@ struct TestGate {
     }
 
     func gate(bound: Set<Int>, end: ExclusiveGate.NeutralEnd = .palm, hold: Duration = .milliseconds(250),
-              landing: Duration = .milliseconds(60)) -> TestGate {
+              landing: Duration = .milliseconds(60), quickHold: Duration? = nil) -> TestGate {
         // 10 units a millimetre, a landing travel of 1 mm: 10 units.
         var g = TestGate(settings: .init(boundFingerCounts: bound, hold: hold, landing: landing, neutralEnd: end, codes: Self.codes,
-                                              landingTravelMillimeters: 1, unitsPerMillimeter: (10, 10)),
+                                              landingTravelMillimeters: 1, unitsPerMillimeter: (10, 10), quickHold: quickHold),
                               real: EvdevState(slotCount: 5), clone: EvdevState(slotCount: 5))
         var out: [ExclusiveGate.Action] = []
         g.start(&out)

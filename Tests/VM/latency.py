@@ -51,8 +51,9 @@ def UI_GET_SYSNAME(n): return (2 << 30) | (n << 16) | (ord("U") << 8) | 44
 
 
 class UInput:
-    """A protocol-B multitouch device made through /dev/uinput (UI_DEV_SETUP / UI_ABS_SETUP)."""
-    def __init__(self, name, keys, axes, props):
+    """A protocol-B multitouch device made through /dev/uinput (UI_DEV_SETUP / UI_ABS_SETUP), on BUS (USB by
+    default; 0x18, I2C, for a built-in touchpad)."""
+    def __init__(self, name, keys, axes, props, bus=0x03):
         self.fd = os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK)
         for ev in (EV_SYN, EV_KEY, EV_ABS): fcntl.ioctl(self.fd, UI_SET_EVBIT, ev)
         for k in keys: fcntl.ioctl(self.fd, UI_SET_KEYBIT, k)
@@ -60,7 +61,7 @@ class UInput:
         for code, (lo, hi, res) in axes.items():
             fcntl.ioctl(self.fd, UI_SET_ABSBIT, code)
             fcntl.ioctl(self.fd, UI_ABS_SETUP, struct.pack("HH6i", code, 0, 0, lo, hi, 0, 0, res))
-        fcntl.ioctl(self.fd, UI_DEV_SETUP, struct.pack("4H80sI", 0x03, 0x1234, 0x5678, 1, name.encode(), 0))
+        fcntl.ioctl(self.fd, UI_DEV_SETUP, struct.pack("4H80sI", bus, 0x1234, 0x5678, 1, name.encode(), 0))
         fcntl.ioctl(self.fd, UI_DEV_CREATE)
         buf = bytearray(64)
         fcntl.ioctl(self.fd, UI_GET_SYSNAME(64), buf)

@@ -16,7 +16,8 @@
 ///                                                                                     claim()
 /// ```
 /// passing also goes to claimed on a late `claim()` (a bound gesture recognized after its
-/// contacts were forwarded). Entering claimed drops what is queued and ends every contact the
+/// contacts were forwarded). Entering holding beside contacts that reached the clone less than
+/// `quickHold` ago makes them palms there until the hold ends (libinput's quick hold). Entering claimed drops what is queued and ends every contact the
 /// clone has without a click or a tap: `.palm` sets ABS_MT_TOOL_TYPE to MT_TOOL_PALM first
 /// (libinput cancels the touch), `.lift(after:)` leaves them standing still and lifts them once
 /// they are older than the tap window. A released hold is written at once, coalesced
@@ -56,6 +57,19 @@ public struct ExclusiveGate: Sendable {
     /// goodix) pass 0.3 mm in their first frames that move, so no frame with motion waits at p95.
     public static let defaultLandingTravelMillimeters = 0.3
 
+    /// libinput's quick hold (evdev-mt-touchpad-gestures.c, QUICK_GESTURE_HOLD_TIMEOUT): on a
+    /// touchpad it begins a hold gesture on one or two fingers that have not moved the pointer
+    /// within 40 ms of landing. A contact forwarded to the clone and then frozen there by a hold
+    /// (a finger landed beside it) is such a finger: the compositor would see a hold begin.
+    public static let libinputQuickHold: Duration = .milliseconds(40)
+
+    /// The quick-hold window for `d`'s clone: where libinput has hold gestures (touchpads) and
+    /// honours the palm tool type (`NeutralEnd.palm`), so a young contact can be set aside as a
+    /// palm while a hold lasts and taken back after; nil elsewhere.
+    public static func quickHold(for d: DeviceDescription) -> Duration? {
+        d.kind == .touchpad && NeutralEnd.for(d) == .palm ? libinputQuickHold : nil
+    }
+
     public struct Settings: Hashable, Sendable {
         /// Finger counts some binding for this device names.
         public var boundFingerCounts: Set<Int>
@@ -70,12 +84,15 @@ public struct ExclusiveGate: Sendable {
         public var landingTravelMillimeters: Double
         /// The device's position resolution (DeviceDescription.unitsPerMillimeter).
         public var xUnitsPerMillimeter: Double, yUnitsPerMillimeter: Double
+        /// When a hold begins, the clone's contacts that landed less than this long ago become
+        /// palms until the hold ends (`ExclusiveGate.quickHold(for:)`); nil: they stay as they are.
+        public var quickHold: Duration?
         public init(boundFingerCounts: Set<Int>, hold: Duration, landing: Duration = .milliseconds(60),
                     neutralEnd: NeutralEnd, codes: Set<UInt16>,
                     landingTravelMillimeters: Double = ExclusiveGate.defaultLandingTravelMillimeters,
-                    unitsPerMillimeter: (x: Double, y: Double) = (1, 1)) {
+                    unitsPerMillimeter: (x: Double, y: Double) = (1, 1), quickHold: Duration? = nil) {
             self.boundFingerCounts = boundFingerCounts; self.hold = hold; self.landing = min(landing, hold)
-            self.neutralEnd = neutralEnd; self.codes = codes
+            self.neutralEnd = neutralEnd; self.codes = codes; self.quickHold = quickHold
             self.landingTravelMillimeters = landingTravelMillimeters
             xUnitsPerMillimeter = max(unitsPerMillimeter.x, 1e-9); yUnitsPerMillimeter = max(unitsPerMillimeter.y, 1e-9)
         }
@@ -194,6 +211,7 @@ public struct ExclusiveGate: Sendable {
             anchors = [:]
             queue.append((f, real, resync))
             noteAnchors(real)
+            setAsideYoungContacts(at: t, &out)
             if landing && pressesButton(f) { release(.button, at: t, &out) }
         case .holding:
             queue.append((f, real, resync))
@@ -223,6 +241,20 @@ public struct ExclusiveGate: Sendable {
                 anchors[s] = (id, real.value(slot: s, code: AbsCode.mtPositionX), real.value(slot: s, code: AbsCode.mtPositionY))
             }
         }
+    }
+
+    /// A hold begins beside contacts already on the clone, which stand still there while it lasts.
+    /// One that landed less than `quickHold` ago has not yet moved libinput's pointer and would
+    /// become its hold gesture (docs/EXCLUSIVE.md): it becomes a palm now, which libinput leaves
+    /// out of gestures, taps and motion; a release turns it back (the catch-up's diff writes the
+    /// real tool type), a claim lifts it.
+    private mutating func setAsideYoungContacts(at t: Instant, _ out: inout [Action]) {
+        guard let window = settings.quickHold else { return }
+        var palm = clone
+        for s in clone.activeSlots where downTime[s].map({ t - $0 < window }) == true {
+            palm.set(slot: s, code: AbsCode.mtToolType, MTToolType.palm)
+        }
+        if palm != clone { write(clone.diff(to: palm, codes: settings.codes, time: t), target: nil, at: t, &out) }
     }
 
     /// Some contact is farther than `landingTravelMillimeters` from its anchor.
@@ -339,8 +371,9 @@ public struct ExclusiveGate: Sendable {
         if events.count > 1 || events.first?.isSynReport == false { out.append(.write(events)) }
     }
 
+    /// Records when each clone slot's contact landed, where a neutral lift or the quick hold needs it.
     private mutating func noteLandings(from a: EvdevState, to b: EvdevState, at t: Instant) {
-        guard case .lift = settings.neutralEnd else { return }
+        if case .palm = settings.neutralEnd, settings.quickHold == nil { return }
         for s in 0..<b.slotCount where b.value(slot: s, code: AbsCode.mtTrackingId) != a.value(slot: s, code: AbsCode.mtTrackingId) {
             downTime[s] = b.value(slot: s, code: AbsCode.mtTrackingId) >= 0 ? t : nil
         }

@@ -37,7 +37,7 @@ final class ExclusiveDevice {
         claims = ClaimRule(plan)
         let codes = Set(c.description.codes[EventType.abs] ?? []).filter { EvdevState.slotCodes.contains($0) }
         gate = ExclusiveGate(settings: .init(boundFingerCounts: claims.fingerCounts, hold: hold, landing: landing, neutralEnd: end, codes: codes,
-                                             unitsPerMillimeter: d.unitsPerMillimeter),
+                                             unitsPerMillimeter: d.unitsPerMillimeter, quickHold: ExclusiveGate.quickHold(for: d)),
                              state: real, clone: c.initialState(slotCount: real.slotCount))
         log.info("devices: \(evdev.path): exclusive: clone \(c.devnode ?? "?") (phys \(VirtualDeviceMark.physPrefix)/\(CloneDevice.role)); bound finger counts \(claims.fingerCounts.sorted()), held back up to \(hold.totalMicroseconds / 1000) ms (landing \(gate.settings.landing.totalMicroseconds / 1000) ms)")
         gate.start(&actions)
@@ -77,7 +77,8 @@ final class ExclusiveDevice {
         guard !finished else { return }
         claims = ClaimRule(plan)
         gate.settings = .init(boundFingerCounts: claims.fingerCounts, hold: hold, landing: landing, neutralEnd: gate.settings.neutralEnd,
-                              codes: gate.settings.codes, unitsPerMillimeter: evdev.description.unitsPerMillimeter)
+                              codes: gate.settings.codes, unitsPerMillimeter: evdev.description.unitsPerMillimeter,
+                              quickHold: gate.settings.quickHold)
         if exclusive { gate.cancelRelease(&actions) } else {
             log.info("devices: \(evdev.path): exclusive: off by the config; the grab goes once no finger is down")
             gate.requestRelease(&actions)
