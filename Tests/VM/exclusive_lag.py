@@ -168,7 +168,9 @@ def exclusive_lag_touchpad_pointer_latency_on_vs_off():
             # Each daemon reads its own pad only: the others' frames wake nobody but their own readers.
             others = "".join(f'  - {{match: {{name: "exclusive lag pad {o.replace(" ", "")}"}}, ignore: true}}\n' for o in modes if o != mode)
             cfg = cfg.replace("bindings:\n", others + "bindings:\n")
-            daemons[mode] = Daemon(config=cfg, binary=binary); daemons[mode].client()
+            # The client only waits for the daemon to be ready: one left subscribed to everything would
+            # parse each stroke's pan lines in this process, beside the thread that stamps libinput's.
+            daemons[mode] = Daemon(config=cfg, binary=binary); daemons[mode].client().close()
             node = wait_clone(daemons[mode], pads[mode].node) if mode != "off" else pads[mode].node
             lis[mode] = StampedLines(node)
             if mode == "on": stamps = CloneStamps(node)
