@@ -123,6 +123,12 @@ public enum CurrentProcess {
     /// of clients used stops counting in the RSS once they leave.
     public static func returnFreeMemory() { _ = malloc_trim(0) }
 
+    /// mallopt(M_ARENA_MAX, 1): every thread allocates from the main arena. glibc otherwise gives
+    /// each thread that allocates (the hook runner, the trackers) an arena of its own, whose
+    /// touched pages count as private memory for the process's life; a daemon with a few mostly
+    /// idle threads gains nothing from them. Call before the first thread starts.
+    public static func useOneAllocatorArena() { _ = mallopt(M_ARENA_MAX, 1) }
+
     /// exit(3): flushes C stdio and ends the process with `status`.
     public static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
 }

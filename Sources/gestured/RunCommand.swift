@@ -57,6 +57,7 @@ func runMain(_ arguments: [String]) -> Int32 {
         }
     }
     if let stop = parsed.stop { return stop.report() }
+    CurrentProcess.useOneAllocatorArena()
     let daemon: Daemon
     do { daemon = try Daemon(options: o) } catch {
         // Through the logger: under journald the line carries its priority (<3>) like every other.
