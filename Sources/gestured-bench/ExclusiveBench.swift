@@ -78,7 +78,7 @@ private func makeGate(_ d: DeviceDescription, state: EvdevState, hold: Duration 
                                              unitsPerMillimeter: d.unitsPerMillimeter, quickHold: ExclusiveGate.quickHold(for: d)),
                              state: state, clone: EvdevState(slotCount: slots))
     var out: [ExclusiveGate.Action] = []
-    gate.start(&out)
+    gate.start(state: state, &out)
     gate.grabbed(at: .zero, state: state, &out)
     return gate
 }

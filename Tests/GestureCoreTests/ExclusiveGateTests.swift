@@ -32,12 +32,12 @@ struct TestGate {
         gate.frame(frame, after: decoder.state, resynchronized: f.flags.contains(.resynchronized), &out)
         frame.removeAll()
     }
-    mutating func start(_ out: inout [ExclusiveGate.Action]) { gate.start(&out) }
+    mutating func start(_ out: inout [ExclusiveGate.Action]) { gate.start(state: decoder.state, &out) }
     mutating func grabbed(at t: Instant, _ out: inout [ExclusiveGate.Action]) { gate.grabbed(at: t, state: decoder.state, &out) }
     mutating func claim(at t: Instant, _ out: inout [ExclusiveGate.Action]) { gate.claim(at: t, &out) }
     mutating func advance(to t: Instant, _ out: inout [ExclusiveGate.Action]) { gate.advance(to: t, &out) }
     mutating func requestRelease(_ out: inout [ExclusiveGate.Action]) { gate.requestRelease(&out) }
-    mutating func cancelRelease(_ out: inout [ExclusiveGate.Action]) { gate.cancelRelease(&out) }
+    mutating func cancelRelease(_ out: inout [ExclusiveGate.Action]) { gate.cancelRelease(state: decoder.state, &out) }
 }
 
 /// The exclusive device's gate: what reaches the clone for held, claimed and unbound sequences.
@@ -75,7 +75,7 @@ struct TestGate {
                               real: EvdevState(slotCount: 5), clone: EvdevState(slotCount: 5))
         var out: [ExclusiveGate.Action] = []
         g.start(&out)
-        #expect(out == [.grab])
+        #expect(out == [.grab(g.real)])
         out.removeAll()
         g.grabbed(at: .zero, &out)
         #expect(out.isEmpty, "nothing to bring over on an idle device")
@@ -326,7 +326,8 @@ struct TestGate {
         #expect(out.isEmpty, "grabbed with a finger down")
         f = Frames(); f.lift(0); f.key(KeyCode.btnTouch, 0); f.syn(20)
         for e in f.events { g.feed(e, &out) }
-        #expect(out == [.grab])
+        #expect(out == [.grab(g.real)], "the grab, with the device's state after the lift")
+        #expect(g.real.activeSlots.isEmpty)
     }
 
     @Test func releaseRequestedMidTouch_waitsForTheLift() {

@@ -35,7 +35,7 @@ import Testing
                                                  quickHold: ExclusiveGate.quickHold(for: d)),
                                  state: pipeline.state, clone: EvdevState(slotCount: slots))
         var out: [ExclusiveGate.Action] = []
-        gate.start(&out); gate.grabbed(at: .zero, state: pipeline.state, &out); out.removeAll()
+        gate.start(state: pipeline.state, &out); gate.grabbed(at: .zero, state: pipeline.state, &out); out.removeAll()
         let upm = d.unitsPerMillimeter
         var clone = EvdevState(slotCount: slots)
         var travel: [Int32: Double] = [:], landed: [Int32: Instant] = [:]

@@ -101,8 +101,9 @@ public struct ExclusiveGate: Sendable {
     public enum Action: Hashable, Sendable {
         /// Events for the clone: whole frames, each ending in SYN_REPORT.
         case write([InputEvent])
-        /// Take the grab now (no finger is down); answer `grabbed(at:)` or `grabFailed()`.
-        case grab
+        /// Take the grab now (no finger is down) and bring the clone to this state, the device's
+        /// now; answer `grabbed(at:state:)` or `grabFailed()`.
+        case grab(EvdevState)
         /// Release the grab and destroy the clone now (no finger is down).
         case release
     }
@@ -152,8 +153,9 @@ public struct ExclusiveGate: Sendable {
     }
 
     /// Asks for the grab now if no finger is down (otherwise after the frame that lifts the last).
-    public mutating func start(_ out: inout [Action]) {
-        if mode == .ungrabbed && wantsGrab && fingers == 0 { out.append(.grab) }
+    /// `state`: the device's state now.
+    public mutating func start(state: EvdevState, _ out: inout [Action]) {
+        if mode == .ungrabbed && wantsGrab && fingers == 0 { out.append(.grab(state)) }
     }
 
     /// The grab was taken: the clone is brought to the real device's state (`state`, its
@@ -176,9 +178,9 @@ public struct ExclusiveGate: Sendable {
     }
 
     /// A reload kept (or brought back) `exclusive`.
-    public mutating func cancelRelease(_ out: inout [Action]) {
+    public mutating func cancelRelease(state: EvdevState, _ out: inout [Action]) {
         releaseWhenIdle = false
-        if mode == .ungrabbed { wantsGrab = true; start(&out) }
+        if mode == .ungrabbed { wantsGrab = true; start(state: state, &out) }
     }
 
     /// One frame of the real device: its events as read (SYN_DROPPED left out, SYN_REPORT last)
@@ -196,7 +198,7 @@ public struct ExclusiveGate: Sendable {
         let bound = settings.boundFingerCounts
         switch mode {
         case .ungrabbed:
-            if wantsGrab && after == 0 { out.append(.grab) }
+            if wantsGrab && after == 0 { out.append(.grab(real)) }
         case .passing:
             guard after > before, settings.hold > .zero,
                   bound.contains(after) || (settings.landing > .zero && bound.contains { $0 > after }) else {

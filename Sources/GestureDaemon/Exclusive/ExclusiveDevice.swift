@@ -40,8 +40,8 @@ final class ExclusiveDevice {
                                              unitsPerMillimeter: d.unitsPerMillimeter, quickHold: ExclusiveGate.quickHold(for: d)),
                              state: real, clone: c.initialState(slotCount: real.slotCount))
         log.info("devices: \(evdev.path): exclusive: clone \(c.devnode ?? "?") (phys \(VirtualDeviceMark.physPrefix)/\(CloneDevice.role)); bound finger counts \(claims.fingerCounts.sorted()), held back up to \(hold.totalMicroseconds / 1000) ms (landing \(gate.settings.landing.totalMicroseconds / 1000) ms)")
-        gate.start(&actions)
-        perform(at: nil, state: real)
+        gate.start(state: real, &actions)
+        perform(at: nil)
     }
 
     var nextDeadline: Instant? { finished ? nil : gate.nextDeadline }
@@ -50,7 +50,7 @@ final class ExclusiveDevice {
     func frame(_ events: [InputEvent], after state: EvdevState, resynchronized: Bool) {
         guard !finished else { return }
         gate.frame(events, after: state, resynchronized: resynchronized, &actions)
-        if !actions.isEmpty { perform(at: events.last?.time, state: state) }
+        if !actions.isEmpty { perform(at: events.last?.time) }
     }
 
     /// A gesture from this device's pipeline: a bound one claims its touch sequence.
@@ -79,11 +79,11 @@ final class ExclusiveDevice {
         gate.settings = .init(boundFingerCounts: claims.fingerCounts, hold: hold, landing: landing, neutralEnd: gate.settings.neutralEnd,
                               codes: gate.settings.codes, unitsPerMillimeter: evdev.description.unitsPerMillimeter,
                               quickHold: gate.settings.quickHold)
-        if exclusive { gate.cancelRelease(&actions) } else {
+        if exclusive { gate.cancelRelease(state: state, &actions) } else {
             log.info("devices: \(evdev.path): exclusive: off by the config; the grab goes once no finger is down")
             gate.requestRelease(&actions)
         }
-        perform(at: nil, state: state)
+        perform(at: nil)
     }
 
     /// Now, whatever is down (daemon stopping, device gone): grab released, clone destroyed.
@@ -99,9 +99,7 @@ final class ExclusiveDevice {
         log.info("devices: \(evdev.path): \(message)")
     }
 
-    /// `state`: the device's state now, for a grab (which brings the clone to it); the gate asks
-    /// for one only when handed a state (at its start, a reload, a frame).
-    private func perform(at time: Instant?, state: EvdevState? = nil) {
+    private func perform(at time: Instant?) {
         while !actions.isEmpty {
             let a = actions.removeFirst()
             switch a {
@@ -109,11 +107,7 @@ final class ExclusiveDevice {
                 do { try clone?.device.write(frames: events) } catch {
                     log.warning("devices: \(evdev.path): exclusive: writing to the clone: \(error.description)")
                 }
-            case .grab:
-                guard let state else {
-                    log.warning("devices: \(evdev.path): exclusive: gestured bug: a grab asked for without the device's state; asked again at the next lift")
-                    continue
-                }
+            case .grab(let state):
                 do {
                     try evdev.grab()
                     grabbed = true
