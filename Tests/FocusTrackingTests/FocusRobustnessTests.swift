@@ -48,12 +48,24 @@ import Testing
         let dir = tempDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let connections = Mutex(0)
+        // Both trees made before the server starts, each in one array: made through Strings in
+        // the handler, the 60 MB one once outlasted the wait in a debug build on a loaded CI host.
+        func tree(_ n: Int, nameBytes: Int, _ fill: UInt8) -> [UInt8] {
+            let head = Array(#"{"type":"root","nodes":[{"type":"con","focused":true,"app_id":"app\#(n)","name":""#.utf8)
+            let tail = Array(#""}]}"#.utf8)
+            var header = Self.swayFrame(4, [])
+            withUnsafeBytes(of: UInt32(head.count + nameBytes + tail.count)) { header.replaceSubrange(6..<10, with: $0) }
+            var frame = [UInt8](repeating: fill, count: 14 + head.count + nameBytes + tail.count)
+            frame.replaceSubrange(0..<14, with: header)
+            frame.replaceSubrange(14..<14 + head.count, with: head)
+            frame.replaceSubrange(frame.count - tail.count..<frame.count, with: tail)
+            return frame
+        }
+        let trees = [tree(1, nameBytes: 60 << 20, UInt8(ascii: "x")), tree(2, nameBytes: 0, 0)]
         let server = try FakeSocketServer(path: dir + "/sway.sock") { c, _ in
             let n = connections.withLock { $0 += 1; return $0 }
             FakeSocketServer.send(c, Self.swayFrame(2, Array(#"{"success":true}"#.utf8)))
-            let name = n == 1 ? String(repeating: "x", count: 60 << 20) : "ordinary"
-            let tree = #"{"type":"root","nodes":[{"type":"con","focused":true,"app_id":"app\#(n)","name":"\#(name)"}]}"#
-            FakeSocketServer.send(c, Self.swayFrame(4, Array(tree.utf8)))
+            FakeSocketServer.send(c, trees[min(n, 2) - 1])
             FakeSocketServer.waitForHangUp(c)
         }
         defer { server.shutdown() }
