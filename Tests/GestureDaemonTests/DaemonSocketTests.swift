@@ -170,39 +170,48 @@ import GestureWire
     /// stalled one, once it reads, learns how much it missed through `dropped`.
     @Test func stalledClientNeverBlocksTheOthers() throws {
         // The default queue (256 lines) for every client: the four replays send each ~750 lines
-        // (raw frames on), far more than the stalled client's queue and socket buffers hold, while
-        // a reader that the test machine's load delays for a moment still has room.
+        // (raw frames on), more than the stalled client's queue and socket buffers hold. A reader
+        // the host starves for about a second falls as far behind and is, by design, told it
+        // lost lines (`dropped`): on a loaded CI host that happened once, so such a run is
+        // made again, up to three times; a daemon that drops lines for readers that keep up
+        // fails every time.
         let config = "socket:\n  queue_limit: 256\n  raw_frames: true\n"
         let replays = Array(repeating: ["--replay", Self.swipe4], count: 4).flatMap { $0 }
-        let d = try DaemonProcess(replays + ["--replay-wait-for-clients", "3"], config: config)
-        defer { _ = d.stop() }
-        let stalled = try TestClient(d.socket, receiveBuffer: 4096)
-        let readers = [try TestClient(d.socket), try TestClient(d.socket)]
-        // Both readers read at once, each on its own thread, until four devices are gone.
-        let results = ReaderResults()
-        DispatchQueue.concurrentPerform(iterations: 2) { i in
-            var removed = 0
-            let r = Result { try readers[i].read(until: { m, _ in if m.isDeviceRemoved { removed += 1 }; return removed == 4 }) }
-            results.set(i, r.map { $0.map(\.1) })
+        var starved: [String] = []
+        for _ in 0..<3 {
+            let d = try DaemonProcess(replays + ["--replay-wait-for-clients", "3"], config: config)
+            defer { _ = d.stop() }
+            let stalled = try TestClient(d.socket, receiveBuffer: 4096)
+            let readers = [try TestClient(d.socket), try TestClient(d.socket)]
+            // Both readers read at once, each on its own thread, until four devices are gone.
+            let results = ReaderResults()
+            DispatchQueue.concurrentPerform(iterations: 2) { i in
+                var removed = 0
+                let r = Result { try readers[i].read(until: { m, _ in if m.isDeviceRemoved { removed += 1 }; return removed == 4 }) }
+                results.set(i, r.map { $0.map(\.1) })
+            }
+            let gotA = try results.get(0).map { (try WireDecoder.serverMessage($0), $0) }
+            let gotB = try results.get(1).map { (try WireDecoder.serverMessage($0), $0) }
+            let lost = [gotA, gotB].map { $0.contains { if case .dropped = $0.0 { return true }; return false } }
+            if lost.contains(true) { starved.append("readers lost lines: \(lost)"); continue }
+            let gesturesA = gotA.filter { $0.0.gesture != nil }.map(\.1)
+            let gesturesB = gotB.filter { $0.0.gesture != nil }.map(\.1)
+            // Every gesture the pipeline produces for the recording, four times over.
+            let recording = try RecordingLoader.load(path: Self.swipe4)
+            var expected = 0
+            GesturePipeline.run(recording) { if case .gesture = $0 { expected += 1 } }
+            #expect(gesturesA.count == 4 * expected, "client A got \(gesturesA.count) gestures, expected \(4 * expected)")
+            #expect(gesturesA == gesturesB)
+            // What the person did: a 4-finger swipe up, on each of the four replayed devices.
+            let swipes = gotA.compactMap { $0.0.gesture }.filter { $0.kind == "swipe" }
+            #expect(swipes.count == 4 && swipes.allSatisfy { $0.fingers == 4 && $0.direction == "up" }, "\(swipes)")
+            // The stalled client: reading now, it finds a `dropped` notice with a count.
+            let late = try stalled.read(until: { m, _ in if case .dropped = m { return true }; return false })
+            guard case .dropped(let n)? = late.last?.0 else { throw TestFailure(description: "no dropped") }
+            #expect(n > 0)
+            return
         }
-        let gotA = try results.get(0).map { (try WireDecoder.serverMessage($0), $0) }
-        let gotB = try results.get(1).map { (try WireDecoder.serverMessage($0), $0) }
-        let gesturesA = gotA.filter { $0.0.gesture != nil }.map(\.1)
-        let gesturesB = gotB.filter { $0.0.gesture != nil }.map(\.1)
-        // Every gesture the pipeline produces for the recording, four times over.
-        let recording = try RecordingLoader.load(path: Self.swipe4)
-        var expected = 0
-        GesturePipeline.run(recording) { if case .gesture = $0 { expected += 1 } }
-        #expect(gesturesA.count == 4 * expected, "client A got \(gesturesA.count) gestures, expected \(4 * expected)")
-        #expect(gesturesA == gesturesB)
-        #expect(!gotA.contains { if case .dropped = $0.0 { return true }; return false })
-        // What the person did: a 4-finger swipe up, on each of the four replayed devices.
-        let swipes = gotA.compactMap { $0.0.gesture }.filter { $0.kind == "swipe" }
-        #expect(swipes.count == 4 && swipes.allSatisfy { $0.fingers == 4 && $0.direction == "up" }, "\(swipes)")
-        // The stalled client: reading now, it finds a `dropped` notice with a count.
-        let late = try stalled.read(until: { m, _ in if case .dropped = m { return true }; return false })
-        guard case .dropped(let n)? = late.last?.0 else { throw TestFailure(description: "no dropped") }
-        #expect(n > 0)
+        Issue.record("every run starved a reader: \(starved)")
     }
 
     @Test func subscribeFiltersAndBadLinesGetErrors() throws {
