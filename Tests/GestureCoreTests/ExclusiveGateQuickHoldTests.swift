@@ -66,4 +66,16 @@ extension ExclusiveGateTests {
                 "the finger comes back in the frame the second one lands in")
         #expect(g.clone == g.real, "live after the catch-up")
     }
+
+    @Test func setAsideContact_liftingDuringTheHold_leavesTheCloneEmpty() {
+        // The first finger (set aside at 20 ms) and the second both lift at 30 ms: every finger up
+        // ends the hold, and the catch-up lifts the palm; nothing is left on the clone.
+        var g = gate(bound: [3], quickHold: .milliseconds(40))
+        var f = forwardedThenSecondLanding(secondAt: 20)
+        f.lift(0); f.lift(1); f.syn(30)
+        let written = timed(&g, f.events, until: .milliseconds(200))
+        #expect(g.lastRelease?.why == .allUp)
+        #expect(g.clone.activeSlots.isEmpty && g.clone == g.real, "\(written)")
+        #expect(palms(written.filter { $0.at == .milliseconds(20) }.flatMap(\.events)).count == 1)
+    }
 }
