@@ -48,17 +48,53 @@ public enum ProcessTable {
     }
 
     /// Parses a /proc/PID/stat line. The command name (field 2) is in parentheses and may hold
-    /// spaces and parentheses itself, so the fields after it are counted from the last ')'.
+    /// spaces and parentheses itself, so the fields after it are counted from the last ')'. One
+    /// pass over the bytes, no field copied: the hook runner parses every process's line in a
+    /// full scan.
     public static func parseStat(_ bytes: [UInt8]) -> Entry? {
+        let space = UInt8(ascii: " ")
         guard let open = bytes.firstIndex(of: UInt8(ascii: "(")),
-              let close = bytes.lastIndex(of: UInt8(ascii: ")")), close > open,
-              let pid = Int32(String(decoding: bytes[..<open], as: UTF8.self).trimmingSpaces) else { return nil }
-        // After ") ": state (field 3), ppid (4) … starttime (22).
-        let rest = bytes[(close + 1)...].split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
-        guard rest.count >= 20, let state = rest[0].first,
-              let parent = Int32(String(decoding: rest[1], as: UTF8.self)),
-              let start = UInt64(String(decoding: rest[19], as: UTF8.self)) else { return nil }
-        return Entry(pid: pid, parent: parent, state: state, startTime: start)
+              let close = bytes.lastIndex(of: UInt8(ascii: ")")), close > open else { return nil }
+        var first = 0, last = open
+        while first < last && bytes[first] == space { first += 1 }
+        while last > first && bytes[last - 1] == space { last -= 1 }
+        guard let pid = decimal(bytes, first..<last).flatMap({ Int32(exactly: $0) }) else { return nil }
+        // After ") ": state (field 3), ppid (4) … starttime (22), numbered here from 0.
+        var field = -1, i = close + 1
+        var state: UInt8 = 0, parent: Int32 = 0
+        while i < bytes.count {
+            while i < bytes.count && bytes[i] == space { i += 1 }
+            guard i < bytes.count else { break }
+            field += 1
+            let start = i
+            while i < bytes.count && bytes[i] != space { i += 1 }
+            switch field {
+            case 0: state = bytes[start]
+            case 1:
+                guard let p = decimal(bytes, start..<i).flatMap({ Int32(exactly: $0) }) else { return nil }
+                parent = p
+            case 19:
+                guard let t = decimal(bytes, start..<i) else { return nil }
+                return Entry(pid: pid, parent: parent, state: state, startTime: t)
+            default: break
+            }
+        }
+        return nil
+    }
+
+    /// The unsigned decimal number `range` of `bytes` holds, all of it digits; nil otherwise.
+    private static func decimal(_ bytes: [UInt8], _ range: Range<Int>) -> UInt64? {
+        guard !range.isEmpty else { return nil }
+        var n: UInt64 = 0
+        for i in range {
+            let d = bytes[i] &- UInt8(ascii: "0")
+            guard d < 10 else { return nil }
+            let (times10, o1) = n.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(UInt64(d))
+            guard !o1 && !o2 else { return nil }
+            n = sum
+        }
+        return n
     }
 
     /// The uid owning /proc/PID (the process's effective uid as /proc shows it); nil when gone.

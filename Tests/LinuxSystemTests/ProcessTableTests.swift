@@ -13,6 +13,29 @@ import LinuxSystem
         #expect(e == ProcessTable.Entry(pid: 4242, parent: 17, state: UInt8(ascii: "Z"), startTime: 987654))
         #expect(e.isZombie)
         #expect(ProcessTable.parseStat(Array("4242 (cut short) S 1".utf8)) == nil)
+        // A stat line ends in a newline; the fields after starttime do not matter; a field that
+        // is not a number where one is due, or one past its type, is no entry.
+        let real = "7 (kworker/0:1-events) I 2 0 0 0 -1 69238880 0 0 0 0 0 3 0 0 20 0 1 0 31 0 0 18446744073709551615 0 0\n"
+        #expect(ProcessTable.parseStat(Array(real.utf8)) == ProcessTable.Entry(pid: 7, parent: 2, state: UInt8(ascii: "I"), startTime: 31))
+        #expect(ProcessTable.parseStat(Array("4242 (x) S 1x 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5 0".utf8)) == nil)
+        #expect(ProcessTable.parseStat(Array("4242 (x) S 4294967296 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5 0".utf8)) == nil)
+        #expect(ProcessTable.parseStat(Array("  12 (x) R 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 99 0".utf8))?.startTime == 99)
+    }
+
+    /// The parser against every process this host lists, field by field against a plain split.
+    @Test func test_parseStat_agreesWithASplitOfEveryProcessLine() throws {
+        var compared = 0
+        for pid in ProcessTable.pids() {
+            guard let bytes = try? FileContents.bytes(of: "/proc/\(pid)/stat", maximumBytes: 4096) else { continue }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let close = text.lastIndex(of: ")")!
+            let fields = text[text.index(after: close)...].split(separator: " ")
+            let want = ProcessTable.Entry(pid: pid, parent: Int32(fields[1])!, state: fields[0].utf8.first!,
+                                          startTime: UInt64(fields[19])!)
+            #expect(ProcessTable.parseStat(bytes) == want, "\(text)")
+            compared += 1
+        }
+        #expect(compared > 0)
     }
 
     @Test func test_entry_ofThisProcess_namesItsParent_andIsListed() throws {
