@@ -3,7 +3,7 @@
 # libinput (`libinput debug-events`) judges: on the clone of an exclusive device against the device
 # itself (or a non-exclusive twin) fed the same input. Latencies are reported as figures, never
 # asserted: the VM is QEMU TCG on a shared host.
-import importlib.util as _ilu, struct as _struct, fcntl
+import importlib.util as _ilu, struct as _struct, fcntl, contextlib as _contextlib
 
 _spec = _ilu.spec_from_file_location("_latency_uinput", os.path.join(_here, "latency.py"))
 _lat = _ilu.module_from_spec(_spec); _spec.loader.exec_module(_lat)   # its UInput: this process writes the frames
@@ -306,6 +306,25 @@ def _click_drag(dev, n):
     for i in range(1, 21): _touch(dev, 1500 + 24 * i, 1000); _pace(12)   # 12 mm at 50 mm/s
     _pace(30); _touch(dev, key=0); _pace(20); _touch(dev, lift=True)
 
+@_contextlib.contextmanager
+def _exclusive_pad_and_twin(name, twin_name, bus=0x03):
+    """A clickpad NAME made exclusive by a daemon (3- and 4-finger swipes bound) and a non-exclusive twin,
+    with tap-to-click libinput on the clone and on the twin: yields (pad, twin, clone node, clone lines,
+    twin lines); everything is closed after."""
+    pad, twin = _pad(name, bus=bus), _pad(twin_name, bus=bus)
+    d = None; lis = []
+    try:
+        settle()
+        d = Daemon(config=LAG_CONFIG.replace("NAME", name).replace("EXCLUSIVE", "true")); d.client()
+        clone = wait_clone(d, pad.node)
+        lc = StampedLines(clone, tap=True); lt = StampedLines(twin.node, tap=True); lis = [lc, lt]
+        time.sleep(0.3)
+        yield pad, twin, clone, lc, lt
+    finally:
+        for l in lis: l.close()
+        if d: d.stop()
+        pad.close(); twin.close()
+
 @test
 def exclusive_lag_tap_click_drag_and_typing_tap_arrive_as_on_a_twin():
     """An exclusive clickpad and a non-exclusive twin (both INPUT_PROP_BUTTONPAD), 3- and 4-finger swipes bound,
@@ -313,14 +332,7 @@ def exclusive_lag_tap_click_drag_and_typing_tap_arrive_as_on_a_twin():
     click-and-drag (finger down, BTN_LEFT, 12 mm move, release) reach libinput on the clone as on the twin:
     the same button events and, for the drag, motion within the twin's by 25 %."""
     daemon_ready(); libinput_ready()
-    pad, twin = _pad("exclusive lag clickpad"), _pad("exclusive lag twin")
-    d = None; lis = []
-    try:
-        settle()
-        d = Daemon(config=LAG_CONFIG.replace("NAME", "exclusive lag clickpad").replace("EXCLUSIVE", "true")); d.client()
-        clone = wait_clone(d, pad.node)
-        lc = StampedLines(clone, tap=True); lt = StampedLines(twin.node, tap=True); lis = [lc, lt]
-        time.sleep(0.3)
+    with _exclusive_pad_and_twin("exclusive lag clickpad", "exclusive lag twin") as (pad, twin, _, lc, lt):
         cases = (("tap", lambda dev, n: _tap(dev, n, 80)), ("typing tap", lambda dev, n: _tap(dev, n, 25, 2600, 900)),
                  ("click-and-drag", _click_drag))
         for n, (what, act) in enumerate(cases):
@@ -335,10 +347,6 @@ def exclusive_lag_tap_click_drag_and_typing_tap_arrive_as_on_a_twin():
             check(tk, f"{what}: libinput on the twin saw no button: the test proves nothing")
             check(ck == tk, f"{what}: the clone's libinput saw {ck}, the twin's {tk}")
             check(abs(cm - tm) <= 0.25 * tm + 2, f"{what}: motion on the clone {cm:.0f}, on the twin {tm:.0f}")
-    finally:
-        for l in lis: l.close()
-        if d: d.stop()
-        pad.close(); twin.close()
 
 def _scroll_joining(dev, n):
     """A finger lands and moves (1 mm a frame: it reaches the clone at once), a second joins it 30 ms later
@@ -370,15 +378,8 @@ def exclusive_lag_scroll_joining_a_moving_finger_arrives_as_on_a_twin():
     while the second's landing is held, then a finger again: libinput scrolls as much as on the twin (within the
     tolerance of the twin test above), with no click, tap or other gesture, three times over."""
     daemon_ready(); libinput_ready()
-    pad, twin = _pad("exclusive lag scrollpad", bus=0x18), _pad("exclusive lag scrolltwin", bus=0x18)
-    d = None; lis = []
-    try:
-        settle()
-        d = Daemon(config=LAG_CONFIG.replace("NAME", "exclusive lag scrollpad").replace("EXCLUSIVE", "true")); d.client()
-        clone = wait_clone(d, pad.node)
+    with _exclusive_pad_and_twin("exclusive lag scrollpad", "exclusive lag scrolltwin", bus=0x18) as (pad, twin, clone, lc, lt):
         raw = RawFrames(clone)
-        lc = StampedLines(clone, tap=True); lt = StampedLines(twin.node, tap=True); lis = [lc, lt]
-        time.sleep(0.3)
         for n in range(1, 4):
             rmark = len(raw.events)
             got = []
@@ -397,11 +398,8 @@ def exclusive_lag_scroll_joining_a_moving_finger_arrives_as_on_a_twin():
             check(tools[:1] == [2] and 0 in tools[1:], f"the first contact was not set aside as a palm and taken back: {tools}")
             check(ts_, "libinput on the twin did not scroll: the test proves nothing")
             check(not ck and not tk, f"clicks or gestures: clone {ck}, twin {tk}")
+            check(not ch, f"libinput on the clone began its hold gesture: {ch}")
             check(abs(cs - ts_) <= 0.45 * abs(ts_) + 1, f"the clone scrolled {cs:.1f}, the twin {ts_:.1f}")
-    finally:
-        for l in lis: l.close()
-        if d: d.stop()
-        pad.close(); twin.close()
 
 @test
 def exclusive_lag_touchscreen_drag_reaches_the_clone_without_the_hold():
