@@ -17,10 +17,11 @@
 /// ```
 /// passing also goes to claimed on a late `claim()` (a bound gesture recognized after its
 /// contacts were forwarded). Entering holding beside contacts that reached the clone less than
-/// `quickHold` ago makes them palms there until the hold ends (libinput's quick hold). Entering claimed drops what is queued and ends every contact the
-/// clone has without a click or a tap: `.palm` sets ABS_MT_TOOL_TYPE to MT_TOOL_PALM first
-/// (libinput cancels the touch), `.lift(after:)` leaves them standing still and lifts them once
-/// they are older than the tap window. A released hold is written at once, coalesced
+/// `quickHold` ago makes them palms there until the hold ends (libinput's quick hold). Entering
+/// claimed drops what is queued and ends every contact the clone has without a click or a tap:
+/// `.palm` sets ABS_MT_TOOL_TYPE to MT_TOOL_PALM first (libinput cancels the touch),
+/// `.lift(after:)` leaves them standing still and lifts them once they are older than the tap
+/// window. A released hold is written at once, coalesced
 /// (`coalesced`): a landing, a lift or a button change keeps a frame of its own, and the frames
 /// between two of them become one frame with the state after the last, so libinput sees the held
 /// motion as one step after the landing, not as a burst of steps the kernel stamps within
