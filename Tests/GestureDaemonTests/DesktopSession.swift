@@ -359,15 +359,19 @@ struct OrphanedProcess {
         }
     }
 
-    /// Reaps every zombie child of this process that is not running this test binary: what a
-    /// desktop tool left orphaned to us as the subreaper (kscreen-doctor's own children, which
-    /// `timeout` never waits for). Exit tests run this binary, so their children are left to
-    /// swift-testing's monitor, whose `waitid(P_ALL, WNOWAIT)` any other zombie would block.
+    /// Reaps every zombie child of this process that is not running this test binary and that
+    /// another process put in its process group: what a desktop tool left orphaned to us as the
+    /// subreaper (kscreen-doctor's own children, in the group `timeout` made, which it never
+    /// waits for). Exit tests run this binary, so their children are left to swift-testing's
+    /// monitor, whose `waitid(P_ALL, WNOWAIT)` any other zombie would block. A child a test
+    /// started itself is left to the test: Foundation's `Process` makes each child lead its own
+    /// group, and `posix_spawn` without flags leaves it in ours; reaping it here would take the
+    /// exit status its `waitUntilExit` reads (CI saw a parallel `gestured explain` not exit 1).
     static func reapForeignZombies() {
         let me = getpid()
         guard let mine = try? String(contentsOfFile: "/proc/\(me)/comm", encoding: .utf8) else { return }
         for pid in children(of: me) {
-            guard let s = stat(pid), s.state == "Z",
+            guard let s = stat(pid), s.state == "Z", s.group != pid, s.group != getpgrp(),
                   let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8), comm != mine else { continue }
             var status: Int32 = 0
             _ = waitpid(pid, &status, WNOHANG)
@@ -416,13 +420,13 @@ struct OrphanedProcess {
         return all.compactMap(pid_t.init).filter { stat($0)?.parent == pid }
     }
 
-    /// Parent, state and start time from /proc/PID/stat; nil once it is gone.
-    static func stat(_ pid: pid_t) -> (parent: pid_t, state: Substring, start: Substring)? {
+    /// Parent, process group, state and start time from /proc/PID/stat; nil once it is gone.
+    static func stat(_ pid: pid_t) -> (parent: pid_t, group: pid_t, state: Substring, start: Substring)? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let end = text.lastIndex(of: ")") else { return nil }
         let fields = text[text.index(after: end)...].split(separator: " ")
-        guard fields.count > 19, let parent = pid_t(fields[1]) else { return nil }
-        return (parent, fields[0], fields[19])
+        guard fields.count > 19, let parent = pid_t(fields[1]), let group = pid_t(fields[2]) else { return nil }
+        return (parent, group, fields[0], fields[19])
     }
 
     /// Once its parent is gone: reaps it if it is this process's child now (waiting up to 2 s
