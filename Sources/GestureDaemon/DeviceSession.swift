@@ -11,7 +11,11 @@ public final class DeviceSession {
     public let id: Int
     public let source: DeviceSource
     /// The device as clients see it (its size and orientation follow the axes in force).
-    public private(set) var wire: WireDevice
+    public var wire: WireDevice { wireBox.device }
+    /// `wire`, immutable in a box: each gesture is published with the device borrowed from it
+    /// (`DeviceSessions.emit`), where reading a class's stored struct copies it, retaining each
+    /// of its strings, and releases the copy after.
+    private(set) var wireBox: WireBox
     private var pipeline: GesturePipeline
     /// What the binding plan asks of this device, in force now.
     public private(set) var plan: DevicePlan
@@ -42,7 +46,7 @@ public final class DeviceSession {
         pipeline = GesturePipeline(device: source.description, transform: orientation.transform, thresholds: plan.thresholds,
                                    boundKinds: plan.recognizedKinds, doubleTapFingerCounts: plan.doubleTapFingerCounts,
                                    initialState: source.stateAtOpen)
-        self.wire = Self.wireDevice(id: id, node: source.node, pipeline.device, orientation)
+        self.wireBox = WireBox(Self.wireDevice(id: id, node: source.node, pipeline.device, orientation))
     }
 
     /// A session with these recognition settings (tests).
@@ -120,10 +124,18 @@ public final class DeviceSession {
         } else {
             pipeline.feed(contentsOf: r.events, emit)
         }
-        if pendingOrientation != nil { orientationMayHaveChanged() }
-        if pendingPlan != nil { takePendingPlanIfIdle() }
+        takeWhatWaits()
         return (r.status, r.resyncCount)
     }
+
+    /// A pending orientation or plan, checked after each read and deadline: in place, since a
+    /// plain `pendingPlan != nil` copies the plan (its thresholds, sets and bindings) to test it.
+    private func takeWhatWaits() {
+        if Self.holds(&pendingOrientation) { orientationMayHaveChanged() }
+        if Self.holds(&pendingPlan) { takePendingPlanIfIdle() }
+    }
+
+    private static func holds<T>(_ v: inout T?) -> Bool { v != nil }
 
     /// The timer found a deadline due: first what the source already queued, since those events
     /// carry kernel timestamps that may precede the deadline (a second tap's touch-down just before
@@ -147,14 +159,11 @@ public final class DeviceSession {
     func setPipelineTransform(_ t: AxisTransform) -> Bool { pipeline.setTransform(t) }
     var pipelineTransformPending: Bool { pipeline.pendingTransform != nil }
     var pipelineDevice: DeviceDescription { pipeline.device }
-    func setWire(_ w: WireDevice) { wire = w }
+    func setWire(_ w: WireDevice) { wireBox = WireBox(w) }
 
     /// Fires every deadline at or before `now`.
     public func advance(to now: Instant, _ emit: (Output) -> Void) {
-        defer {
-            if pendingOrientation != nil { orientationMayHaveChanged() }
-            if pendingPlan != nil { takePendingPlanIfIdle() }
-        }
+        defer { takeWhatWaits() }
         guard let x = exclusive else { return pipeline.advance(to: now, emit) }
         pipeline.advance(to: now) { o in if case .gesture(let g) = o { x.gesture(g) }; emit(o) }
         x.advance(to: now)
@@ -172,4 +181,10 @@ public final class DeviceSession {
         exclusive?.close(reason: "device closed")
         exclusive = nil
     }
+}
+
+/// A wire device that never changes (`DeviceSession.wireBox`).
+final class WireBox {
+    let device: WireDevice
+    init(_ device: WireDevice) { self.device = device }
 }

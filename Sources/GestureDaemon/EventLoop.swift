@@ -31,7 +31,8 @@ public final class EventLoop {
     /// True while the handlers of one `epoll_wait` result run: work a handler defers (the socket
     /// server's writes) is done once by the `afterWakeup` actions, not once per line.
     public private(set) var dispatching = false
-    private var afterWakeup: [() -> Void] = []
+    private var afterWakeup: [(id: Int, action: () -> Void)] = []
+    private var nextAfterWakeupID = 0
 
     public init() {
         do { epoll = try Epoll() } catch { preconditionFailure("epoll_create1 failed: \(error)") }
@@ -69,8 +70,18 @@ public final class EventLoop {
     }
 
 
-    /// Runs `action` after the handlers of every wakeup (in the order they were added).
-    public func afterEachWakeup(_ action: @escaping () -> Void) { afterWakeup.append(action) }
+    /// Runs `action` after the handlers of every wakeup (in the order they were added), until
+    /// `removeAfterWakeup` with the id returned. Its owner captures itself `unowned` and removes
+    /// it in `deinit`: a `weak` capture gives the owner a side table, which sends every retain
+    /// and release of it (several a frame) through the runtime's slow path.
+    @discardableResult
+    public func afterEachWakeup(_ action: @escaping () -> Void) -> Int {
+        nextAfterWakeupID += 1
+        afterWakeup.append((nextAfterWakeupID, action))
+        return nextAfterWakeupID
+    }
+
+    public func removeAfterWakeup(_ id: Int) { afterWakeup.removeAll { $0.id == id } }
 
     /// Runs until `stop()`.
     public func run() {
@@ -96,7 +107,7 @@ public final class EventLoop {
                 }
             }
             dispatching = false
-            for action in afterWakeup { action() }
+            for a in afterWakeup { a.action() }
         }
     }
 

@@ -89,6 +89,7 @@ public final class SocketServer: GestureSubscriber {
     /// Answers an `orientation` request (Daemon+Orientation.swift): the reply line.
     public var onOrientation: ((OrientationRequest, _ peer: PeerCredentials) -> String)?
     public let origin: Instant
+    private var afterWakeupID = 0
 
     public var clientCount: Int { clients.count }
 
@@ -99,8 +100,10 @@ public final class SocketServer: GestureSubscriber {
         listenFD.setNonBlocking()
         reserveFD = try? FileDescriptor.open("/dev/null", .readOnly)
         loop.add(listenFD) { [unowned self] _ in self.acceptSome() }
-        loop.afterEachWakeup { [weak self] in self?.afterWakeup() }
+        afterWakeupID = loop.afterEachWakeup { [unowned self] in self.afterWakeup() }
     }
+
+    deinit { loop.removeAfterWakeup(afterWakeupID) }
 
     /// A receive reads at most this much of one client per wakeup.
     static let receiveBytes = 16 * 1024

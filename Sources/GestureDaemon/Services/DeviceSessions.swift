@@ -14,8 +14,9 @@ public final class DeviceSessions: DaemonService {
     let bus: GestureBus
     /// The plan in force (a reload hands over the next one).
     private(set) var plan: BindingPlan
-    /// Told about devices that open, close or turn (for `at: touch` clicks).
-    weak var actions: ActionService?
+    /// Told about devices that open, close or turn (for `at: touch` clicks). Held strongly (it
+    /// holds nothing of this): a weak reference would give it a side table (EventLoop.afterEachWakeup).
+    var actions: ActionService?
     /// The socket server, once started: it takes the session's `orientation` requests.
     var socketServer: () -> SocketServer? = { nil }
     var sessions: [FileDescriptor: DeviceSession] = [:] {
@@ -28,6 +29,7 @@ public final class DeviceSessions: DaemonService {
     let accelerometerFollowers = AccelerometerFollowers()
     private var nextDeviceId = 1
     private let timer = DeadlineTimer()
+    private var afterWakeupID = 0
     private var diagnosticsLimit = RateLimiter(burst: 20, interval: .seconds(60))
     private var rawFrames: Bool
 
@@ -46,8 +48,10 @@ public final class DeviceSessions: DaemonService {
         // Re-armed once a wakeup's handlers are done, after the socket server's flush: disarming
         // a tap's timeout is a timerfd_settime on the very frame a pan begins, and done before
         // the flush it delayed that frame's line.
-        loop.afterEachWakeup { [weak self] in self?.rearmTimer() }
+        afterWakeupID = loop.afterEachWakeup { [unowned self] in self.rearmTimer() }
     }
+
+    deinit { loop.removeAfterWakeup(afterWakeupID) }
 
     /// Every device closes: its gestures in flight are cancelled, its grab and clone released.
     public func stop() {
@@ -126,7 +130,7 @@ public final class DeviceSessions: DaemonService {
 
     private func emit(_ o: DeviceSession.Output, from s: DeviceSession) {
         switch o {
-        case .gesture(let g): bus.publish(g, from: s.wire)
+        case .gesture(let g): let w = s.wireBox; bus.publish(g, from: w.device)
         case .frame(let f): if rawFrames { bus.publish(.frame(f, s.wire)) }
         case .diagnostic(let d):
             if let suppressed = diagnosticsLimit.allow(now: MonotonicClock.now()) {
