@@ -20,12 +20,14 @@ public enum FileContents {
         let fd: Int32 = fromStandardInput ? 0 : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .open(.last) }
         defer { if !fromStandardInput { close(fd) } }
+        // A read buffer no larger than the most that may be read (and one byte to tell "too
+        // large"), left uninitialized: a /proc/PID/stat read, a few hundred bytes, must neither
+        // clear nor dirty 64 kB of heap.
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: Swift.min(1 << 16, Swift.max(maximumBytes, 0) + 1), alignment: 1)
+        defer { chunk.deallocate() }
         var out: [UInt8] = []
-        // No larger than the most that may be read (and one byte to tell "too large"): a
-        // /proc/PID/stat read, a few hundred bytes, must not clear and dirty 64 kB of heap.
-        var chunk = [UInt8](repeating: 0, count: Swift.min(1 << 16, Swift.max(maximumBytes, 0) + 1))
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let n = read(fd, chunk.baseAddress, chunk.count)
             if n < 0 {
                 let error = SystemError.last
                 if error == .interrupted { continue }
@@ -33,7 +35,7 @@ public enum FileContents {
             }
             if n == 0 { return out }
             guard out.count + n <= maximumBytes else { throw .tooLarge }
-            out.append(contentsOf: chunk[0..<n])
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))   // one copy, not byte by byte
         }
     }
 }
@@ -41,14 +43,21 @@ public enum FileContents {
 extension FileContents {
     /// The names in directory `path` (with "." and ".."), nil when it cannot be opened.
     public static func names(inDirectory path: String) -> [String]? {
-        guard let d = opendir(path) else { return nil }
-        defer { closedir(d) }
         var names: [String] = []
+        let opened = forEachName(inDirectory: path) { names.append(String(decoding: $0, as: UTF8.self)) }
+        return opened ? names : nil
+    }
+
+    /// Calls `body` with the bytes of each name in directory `path` (with "." and ".."), valid
+    /// only during the call; false when the directory cannot be opened.
+    public static func forEachName(inDirectory path: String, _ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
+        guard let d = opendir(path) else { return false }
+        defer { closedir(d) }
         while let entry = readdir(d) {
-            names.append(withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            })
+            withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                body(UnsafeRawBufferPointer(rebasing: raw.prefix(while: { $0 != 0 })))
+            }
         }
-        return names
+        return true
     }
 }

@@ -27,10 +27,13 @@ public enum ProcessTable {
 
     /// The pids /proc lists now.
     public static func pids() -> [Int32] {
-        (FileContents.names(inDirectory: "/proc") ?? []).compactMap { name in
-            guard let first = name.utf8.first, first >= UInt8(ascii: "1"), first <= UInt8(ascii: "9") else { return nil }
-            return Int32(name)
+        var pids: [Int32] = []
+        _ = FileContents.forEachName(inDirectory: "/proc") { name in
+            guard let first = name.first, first >= UInt8(ascii: "1"), first <= UInt8(ascii: "9"),
+                  let pid = decimal(name, 0..<name.count).flatMap({ Int32(exactly: $0) }) else { return }
+            pids.append(pid)
         }
+        return pids
     }
 
     /// The pid the kernel handed out last in this pid namespace (/proc/sys/kernel/ns_last_pid);
@@ -38,7 +41,10 @@ public enum ProcessTable {
     /// pid_max, so while it has not wrapped, no pid at or below an earlier reading was reused.
     public static func lastPid() -> Int32? {
         guard let bytes = try? FileContents.bytes(of: "/proc/sys/kernel/ns_last_pid", maximumBytes: 32) else { return nil }
-        return Int32(String(decoding: bytes, as: UTF8.self).trimmingSpaces.filter { $0 != "\n" })
+        var first = 0, end = bytes.count
+        while first < end && (bytes[first] == UInt8(ascii: " ") || bytes[first] == UInt8(ascii: "\n")) { first += 1 }
+        while end > first && (bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\n")) { end -= 1 }
+        return decimal(bytes, first..<end).flatMap { Int32(exactly: $0) }
     }
 
     /// /proc/PID/stat parsed; nil when the process is gone (or the line cannot be read).
@@ -83,7 +89,7 @@ public enum ProcessTable {
     }
 
     /// The unsigned decimal number `range` of `bytes` holds, all of it digits; nil otherwise.
-    private static func decimal(_ bytes: [UInt8], _ range: Range<Int>) -> UInt64? {
+    private static func decimal<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ range: Range<Int>) -> UInt64? where Bytes.Index == Int {
         guard !range.isEmpty else { return nil }
         var n: UInt64 = 0
         for i in range {
@@ -124,15 +130,16 @@ public enum ProcessTable {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 16384, alignment: 1)
+        defer { chunk.deallocate() }
         while bytes.count < 1 << 20 {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let n = read(fd, chunk.baseAddress, chunk.count)
             if n < 0 {
                 if SystemError.last == .interrupted { continue }
                 return nil
             }
             if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
         }
         if bytes.isEmpty { return .empty }
         let wanted = Array(prefix.utf8)
