@@ -44,7 +44,7 @@ struct OutputBuffer {
         if text.utf8.count >= 1 << 16 { flush() }
     }
     mutating func flush() {
-        var bytes = Array(text.utf8)
+        let bytes = Array(text.utf8)
         text = ""
         var offset = 0
         while offset < bytes.count {
