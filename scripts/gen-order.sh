@@ -85,7 +85,7 @@ for name, c in sorted(cost.items(), key=lambda kv: -kv[1]):
     if c > 0 and name in text: print(name)
 PY
 # The evdev read path (a replay reads a pipe instead): EvdevSource.read and what it calls.
-grep -E '^[$]s(13GestureDaemon11EvdevSourceC4read|10LinuxInput11EvdevDeviceC13readAvailable|10LinuxInput6CInputO15EvdevReadBufferC4read)' "$TMP/text" \
+grep -E '^[$]s(13GestureDaemon11EvdevSourceC4read|10LinuxInput11EvdevDeviceC13readAvailable|10LinuxInput11EvdevDeviceC10readEvents)' "$TMP/text" \
   | grep -vxF -f "$TMP/hot" >>"$TMP/hot" || true
 sed -n 's/^c\{0,1\}fn=([0-9]*) \(.*\)$/\1/p' "$TMP/all.out" | sed "s/'[0-9]*\$//" | sort -u >"$TMP/seen"
 comm -12 "$TMP/seen" "$TMP/text" | grep -vxF -f "$TMP/hot" >"$TMP/startup" || true

@@ -111,42 +111,6 @@ enum CInput {
         libevdev_get_event_value(dev, UInt32(type), UInt32(code))
     }
 
-    /// struct input_event records read(2) straight from an evdev fd, up to `capacity` a call, into
-    /// one buffer kept for the device's life. The event stream does not go through libevdev
-    /// (docs/ARCHITECTURE.md, "Reading evdev"): no library call per event, and no read(2) a
-    /// wakeup that only returns EAGAIN.
-    final class EvdevReadBuffer {
-        /// Events a read(2) takes: a 10-finger frame is about 50, a bcm5974 frame about 20.
-        static let capacity = 128
-        private let raw = UnsafeMutableBufferPointer<input_event>.allocate(capacity: capacity)
-        /// The read's records as `InputEvent`s, handed to the caller's array in one copy: not an
-        /// `append` per event (a capacity and uniqueness check each), and no emptying first (a
-        /// `replaceSubrange` call of its own).
-        private let converted = UnsafeMutableBufferPointer<InputEvent>.allocate(capacity: capacity)
-        deinit { raw.deallocate(); converted.deallocate() }
-
-        /// One read(2) on `fd`: puts the events it returned after those already in `events` (or in
-        /// place of them, with `replacing`) and says how many (`capacity`: the buffer filled, more
-        /// may be queued; fewer: the kernel had no more complete frames). `.wouldBlock`: nothing
-        /// was queued (`events` is then emptied too when `replacing`).
-        func read(_ fd: Int32, appendingTo events: inout [InputEvent], replacing: Bool = false) -> Result<Int, SystemError> {
-            let bytes: Int
-            do { bytes = try FileDescriptor(rawValue: fd).read(into: UnsafeMutableRawBufferPointer(raw)) } catch {
-                if replacing { events.removeAll(keepingCapacity: true) }
-                return .failure(error)
-            }
-            let count = bytes / MemoryLayout<input_event>.stride
-            for i in 0..<count {
-                let e = raw[i]
-                let time = Instant(seconds: Int64(e.time.tv_sec), microseconds: Int64(e.time.tv_usec))
-                (converted.baseAddress! + i).initialize(to: InputEvent(time: time, type: e.type, code: e.code, value: e.value))
-            }
-            let read = UnsafeBufferPointer(start: converted.baseAddress, count: count)
-            if replacing { events.replaceSubrange(events.indices, with: read) } else { events.append(contentsOf: read) }
-            return .success(count)
-        }
-    }
-
     // MARK: libevdev-uinput
 
     /// Creates a uinput device with the capabilities of `d` (named `name`). Returns the handle and
@@ -200,24 +164,6 @@ enum CInput {
     static func uinputSyspath(_ u: OpaquePointer) -> String? { libevdev_uinput_get_syspath(u).map { String(cString: $0) } }
     static func uinputWrite(_ u: OpaquePointer, type: UInt16, code: UInt16, value: Int32) -> Int32 {
         libevdev_uinput_write_event(u, UInt32(type), UInt32(code), value)
-    }
-    /// Writes whole frames in one write(2) on the uinput fd (the kernel stamps them). 0 or -errno.
-    static func uinputWriteAll(_ u: OpaquePointer, _ events: [InputEvent]) -> Int32 {
-        let fd = FileDescriptor(rawValue: libevdev_uinput_get_fd(u))
-        var raw = [input_event](repeating: input_event(), count: events.count)
-        for (i, e) in events.enumerated() { raw[i].type = e.type; raw[i].code = e.code; raw[i].value = e.value }
-        let size = MemoryLayout<input_event>.stride * raw.count
-        var done = 0
-        while done < size {
-            let written = raw.withUnsafeBytes { bytes in
-                Result { () throws(SystemError) in try fd.write(UnsafeRawBufferPointer(rebasing: bytes[done..<size])) }
-            }
-            switch written {
-            case .success(let n): done += n
-            case .failure(let error): return -error.code
-            }
-        }
-        return 0
     }
     static func uinputDestroy(_ u: OpaquePointer, template: OpaquePointer, fd: Int32 = -1) {
         libevdev_uinput_destroy(u); libevdev_free(template)
@@ -311,4 +257,59 @@ enum CInput {
         return .success(out)
     }
 
+}
+
+// MARK: - struct input_event
+
+extension CInput {
+    static let inputEventStride = MemoryLayout<input_event>.stride
+}
+
+extension EvdevDevice {
+    /// One read(2) of struct input_event records straight from the fd into `records` (the event
+    /// stream does not go through libevdev: docs/ARCHITECTURE.md, "Reading evdev"; no library
+    /// call per event): puts the events it returned after those already in `events` (or in place
+    /// of them, with `replacing`) and says how many (`readCapacity`: the buffer filled, more may
+    /// be queued; fewer: the kernel had no more complete frames). `.wouldBlock`: nothing was
+    /// queued (`events` is then emptied too when `replacing`). The records become `InputEvent`s
+    /// in `converted` and reach the caller's array in one copy: not an `append` per event (a
+    /// capacity and uniqueness check each), and no emptying first.
+    func readEvents(appendingTo events: inout [InputEvent], replacing: Bool = false) -> Result<Int, SystemError> {
+        let bytes: Int
+        do { bytes = try fd.read(into: records) } catch {
+            if replacing { events.removeAll(keepingCapacity: true) }
+            return .failure(error)
+        }
+        let count = bytes / CInput.inputEventStride
+        let raw = records.bindMemory(to: input_event.self)
+        for i in 0..<count {
+            let e = raw[i]
+            let time = Instant(seconds: Int64(e.time.tv_sec), microseconds: Int64(e.time.tv_usec))
+            (converted.baseAddress! + i).initialize(to: InputEvent(time: time, type: e.type, code: e.code, value: e.value))
+        }
+        let read = UnsafeBufferPointer(start: converted.baseAddress, count: count)
+        if replacing { events.replaceSubrange(events.indices, with: read) } else { events.append(contentsOf: read) }
+        return .success(count)
+    }
+}
+
+extension UInputDevice {
+    /// Writes whole frames in one write(2) on the uinput fd (the kernel stamps them). 0 or -errno.
+    func writeRecords(_ events: [InputEvent]) -> Int32 {
+        let fd = FileDescriptor(rawValue: libevdev_uinput_get_fd(uinput))
+        var raw = [input_event](repeating: input_event(), count: events.count)
+        for (i, e) in events.enumerated() { raw[i].type = e.type; raw[i].code = e.code; raw[i].value = e.value }
+        let size = MemoryLayout<input_event>.stride * raw.count
+        var done = 0
+        while done < size {
+            let written = raw.withUnsafeBytes { bytes in
+                Result { () throws(SystemError) in try fd.write(UnsafeRawBufferPointer(rebasing: bytes[done..<size])) }
+            }
+            switch written {
+            case .success(let n): done += n
+            case .failure(let error): return -error.code
+            }
+        }
+        return 0
+    }
 }

@@ -26,8 +26,12 @@ public final class EvdevDevice {
     /// Opening, capabilities, absinfo, the state at open and the grab. It never sees the event
     /// stream (read from `fd` directly), so its current values are those at open.
     private let handle: OpaquePointer
-    /// Where read(2) puts the kernel's struct input_event records.
-    private let raw = CInput.EvdevReadBuffer()
+    /// Events a read(2) takes: a 10-finger frame is about 50, a bcm5974 frame about 20.
+    static let readCapacity = 128
+    /// Where read(2) puts the kernel's struct input_event records, and the `InputEvent`s they
+    /// become (`readEvents`, in CInput.swift), kept for the device's life.
+    let records = UnsafeMutableRawBufferPointer.allocate(byteCount: EvdevDevice.readCapacity * CInput.inputEventStride, alignment: 16)
+    let converted = UnsafeMutableBufferPointer<InputEvent>.allocate(capacity: EvdevDevice.readCapacity)
     /// `readAvailable`'s events array, kept between reads.
     private var readBuffer: [InputEvent] = []
 
@@ -77,9 +81,9 @@ public final class EvdevDevice {
         CInput.close(descriptor)
     }
 
-    deinit { close() }
+    deinit { close(); records.deallocate(); converted.deallocate() }
 
-    /// Reads struct input_event records straight from the fd, `EvdevReadBuffer.capacity` a read(2),
+    /// Reads struct input_event records straight from the fd, `readCapacity` a read(2),
     /// until a read does not fill the buffer (the kernel had nothing more: no read only to get
     /// EAGAIN; the fd is level-triggered and wakes the loop again) or `maximumEvents` (`.more`).
     /// A SYN_DROPPED is passed through, followed by the device's state (`resync`).
@@ -89,14 +93,14 @@ public final class EvdevDevice {
         // per wakeup); a frame of 10 touches is about 50 events.
         var events: [InputEvent] = []
         swap(&events, &readBuffer)
-        events.reserveCapacity(CInput.EvdevReadBuffer.capacity)
+        events.reserveCapacity(Self.readCapacity)
         defer { readBuffer = events }
         var resyncs = 0
         // The first read replaces what the last wakeup's array held (no separate emptying).
         var first = true
         while first || events.count < maximumEvents {
             let start = first ? 0 : events.count
-            let result = raw.read(descriptor, appendingTo: &events, replacing: first)
+            let result = readEvents(appendingTo: &events, replacing: first)
             first = false
             switch result {
             case .failure(.wouldBlock):
@@ -110,7 +114,7 @@ public final class EvdevDevice {
                     let status = resync(after: events[dropped], into: &events)
                     return DeviceRead(events: events, resyncCount: resyncs, status: status)
                 }
-                if count < CInput.EvdevReadBuffer.capacity {
+                if count < Self.readCapacity {
                     return DeviceRead(events: events, resyncCount: resyncs, status: .drained)
                 }
             }
@@ -134,10 +138,10 @@ public final class EvdevDevice {
         var status = DeviceRead.Status.more
         draining: for _ in 0..<Self.drainReads {
             stale.removeAll(keepingCapacity: true)
-            switch raw.read(descriptor, appendingTo: &stale) {
+            switch readEvents(appendingTo: &stale) {
             case .success(let count):
                 if let last = stale.last { time = last.time }
-                if count < CInput.EvdevReadBuffer.capacity { status = .drained; break draining }
+                if count < Self.readCapacity { status = .drained; break draining }
             case .failure(.wouldBlock): status = .drained; break draining
             case .failure(let e): return failure("read", e)
             }

@@ -12,7 +12,7 @@ public final class UInputDevice {
     public let syspath: String?
     public let name: String
 
-    private let uinput: OpaquePointer
+    let uinput: OpaquePointer
     private let template: OpaquePointer
     /// /dev/uinput opened here (for `phys`), or -1 when libevdev manages it.
     private let fd: Int32
@@ -43,7 +43,7 @@ public final class UInputDevice {
     /// Writes whole frames (each ending in SYN_REPORT) in one system call.
     public func write(frames events: [InputEvent]) throws(InputError) {
         guard !events.isEmpty else { return }
-        let rc = CInput.uinputWriteAll(uinput, events)
+        let rc = writeRecords(events)
         guard rc == 0 else { throw InputError(operation: "write", path: devnode, error: SystemError(negated: rc)) }
     }
 
