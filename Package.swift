@@ -35,6 +35,10 @@ let daemonLink: [LinkerSetting] = [.unsafeFlags([
 let lean: [SwiftSetting] = [
     .unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"]),
     .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
+    // Each function in a section of its own, as the static Swift runtime's are: the linker's
+    // symbol ordering (scripts/gestured.order) moves whole sections, and with one .text a source
+    // file it could only move files, so the functions a frame runs stayed spread over the code.
+    .unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release)),
 ]
 
 let package = Package(

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Regenerates scripts/gestured.order, the order lld places the daemon's functions in at the start
 # of .text (Package.swift, --symbol-ordering-file), found by callgrind on a release build:
-#   1. the steady state first: every function run inside the event loop while recordings stream
-#      (bcm5974, hp8470p, the 3M screen; one subscribed client, the side-by-side bindings),
+#   1. the steady state first: every function run inside the event loop and the hook runner's
+#      thread while recordings stream (bcm5974, hp8470p, the 3M screen; one subscribed client,
+#      the side-by-side bindings),
 #      hottest first, then the evdev read path a replay does not take (it reads a pipe). A frame
 #      then touches a few dozen pages of code instead of a hundred spread over 3 MB: each page a
 #      wakeup touches is a TLB miss on a real CPU and a software page walk under QEMU TCG
@@ -58,8 +59,10 @@ PY
   kill -TERM $pid; wait $pid || true
 }
 
-# 1. The steady state: only what runs inside EventLoop.run, while the three recordings stream.
-daemon "$TMP/hot.out" 0 "--toggle-collect=\$s13GestureDaemon9EventLoopC3runyyF" -- "$BCM" "$HP" "$SCREEN"
+# 1. The steady state: only what runs inside EventLoop.run and the hook runner's thread (the
+#    side-by-side bindings run hooks on the 3M screen: spawning, reaping, the /proc scans), while
+#    the three recordings stream.
+daemon "$TMP/hot.out" 0 "--toggle-collect=\$s13GestureDaemon9EventLoopC3runyyF" "--toggle-collect=*HookRunnerC10workerLoop*" -- "$BCM" "$HP" "$SCREEN"
 # 2. Everything from start-up on, with hooks and a reload.
 daemon "$TMP/all.out" 1 -- "$BCM" "$SCREEN"
 
@@ -90,5 +93,11 @@ grep -E '^[$]s(13GestureDaemon11EvdevSourceC4read|10LinuxInput11EvdevDeviceC13re
 sed -n 's/^c\{0,1\}fn=([0-9]*) \(.*\)$/\1/p' "$TMP/all.out" | sed "s/'[0-9]*\$//" | sort -u >"$TMP/seen"
 comm -12 "$TMP/seen" "$TMP/text" | grep -vxF -f "$TMP/hot" >"$TMP/startup" || true
 grep -E '^[$]s(10LinuxInput|11LinuxSystem|13GestureDaemon)' "$TMP/text" | grep -vxF -f "$TMP/hot" -f "$TMP/startup" >"$TMP/rest" || true
-cat "$TMP/hot" "$TMP/startup" "$TMP/rest" >scripts/gestured.order
-echo "gen-order: $(wc -l <"$TMP/hot") steady-state functions first, $(wc -l <scripts/gestured.order) in all, in scripts/gestured.order"
+# Only functions in a section of their own can move: the linker orders input sections, and a
+# name that lives in a shared .text (much of the static Swift runtime's Swift.o is one 1.6 MB
+# .text) would pull that whole section up to its place in the list, between the hot functions.
+STATIC=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")/lib/swift_static/linux
+{ find "$(dirname "$BIN")" -path '*.build/*.o'; ls "$STATIC"/*.a; } | while read -r f; do readelf -SW "$f" 2>/dev/null; done \
+  | sed -n 's/^ *\[ *[0-9]*\] \.text\.\([^ ]*\) .*/\1/p' | sort -u >"$TMP/movable"
+cat "$TMP/hot" "$TMP/startup" "$TMP/rest" | grep -xF -f "$TMP/movable" >scripts/gestured.order
+echo "gen-order: $(grep -cxF -f "$TMP/movable" "$TMP/hot") steady-state functions first, $(wc -l <scripts/gestured.order) in all, in scripts/gestured.order"
