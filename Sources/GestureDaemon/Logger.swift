@@ -49,36 +49,48 @@ public final class Logger: Sendable {
     /// while devices stream (a "kernel bug:" line for an axis value past its range, once per
     /// axis per 10 s), so a line must cost little next to a frame.
     static func lines(_ message: String, prefix: String) -> [UInt8] {
+        var message = message
+        return message.withUTF8 { lines($0, prefix: prefix) }
+    }
+
+    private static let hex: StaticString = "0123456789abcdef"
+
+    /// `lines(_:prefix:)` on the message's bytes: the runs of bytes that need no escape (all of a
+    /// usual line) are copied whole.
+    private static func lines(_ bytes: UnsafeBufferPointer<UInt8>, prefix: String) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(prefix.utf8.count + message.utf8.count + 16)
+        out.reserveCapacity(prefix.utf8.count + bytes.count + 16)
         out.append(contentsOf: prefix.utf8)
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-        var afterC2 = false   // the last byte was 0xC2, the lead byte of U+0080…U+00BF
-        var afterCR = false   // CR LF is one Character: it does not end a line, both are escaped
-        for b in message.utf8 {
-            defer { afterCR = b == UInt8(ascii: "\r") }
-            if afterC2 {
-                afterC2 = false
-                if b < 0xA0 {   // U+0080…U+009F: a C1 control
-                    out.append(contentsOf: "\\u{".utf8)
-                    out.append(hex[Int(b >> 4)]); out.append(hex[Int(b & 0xF)]); out.append(UInt8(ascii: "}"))
-                } else {
-                    out.append(0xC2); out.append(b)
-                }
-                continue
-            }
+        func hexDigit(_ v: UInt8) -> UInt8 { hex.utf8Start[Int(v & 0xF)] }
+        var run = 0   // the start of the bytes not yet copied
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            // Anything but C0 controls, DEL and 0xC2 (the lead byte of U+0080…U+00BF) is copied as it is.
+            if b >= 0x20 && b != 0x7F && b != 0xC2 { i += 1; continue }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
+            i += 1
             switch b {
-            case UInt8(ascii: "\n") where afterCR: out.append(contentsOf: "\\n".utf8)
-            case UInt8(ascii: "\n"):
-                out.append(b); out.append(contentsOf: prefix.utf8)
+            case 0xC2:
+                guard i < bytes.count else { out.append(b); break }
+                let next = bytes[i]
+                i += 1
+                if next < 0xA0 {   // U+0080…U+009F: a C1 control
+                    out.append(contentsOf: "\\u{".utf8); out.append(hexDigit(next >> 4)); out.append(hexDigit(next))
+                    out.append(UInt8(ascii: "}"))
+                } else {
+                    out.append(0xC2); out.append(next)
+                }
+            // CR LF is one Character: it does not end a line, both are escaped.
+            case UInt8(ascii: "\n") where i >= 2 && bytes[i - 2] == UInt8(ascii: "\r"): out.append(contentsOf: "\\n".utf8)
+            case UInt8(ascii: "\n"): out.append(b); out.append(contentsOf: prefix.utf8)
             case UInt8(ascii: "\r"): out.append(contentsOf: "\\r".utf8)
             case UInt8(ascii: "\t"): out.append(contentsOf: "\\t".utf8)
-            case ..<0x20, 0x7F:
-                out.append(contentsOf: "\\x".utf8); out.append(hex[Int(b >> 4)]); out.append(hex[Int(b & 0xF)])
-            case 0xC2: afterC2 = true
-            default: out.append(b)
+            default: out.append(contentsOf: "\\x".utf8); out.append(hexDigit(b >> 4)); out.append(hexDigit(b))
             }
+            run = i
         }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
         out.append(UInt8(ascii: "\n"))
         return out
     }
