@@ -4,7 +4,8 @@
 #   1. the steady state first: every function run inside the event loop and the hook runner's
 #      thread while recordings stream (bcm5974, hp8470p, the 3M screen; one subscribed client,
 #      the side-by-side bindings),
-#      hottest first, then the evdev read path a replay does not take (it reads a pipe). A frame
+#      hottest first, then the evdev read path and the exclusive path a replay does not take
+#      (it reads a pipe and grabs nothing). A frame
 #      then touches a few dozen pages of code instead of a hundred spread over 3 MB: each page a
 #      wakeup touches is a TLB miss on a real CPU and a software page walk under QEMU TCG
 #      (docs/performance-history.md, eighth pass);
@@ -89,6 +90,10 @@ for name, c in sorted(cost.items(), key=lambda kv: -kv[1]):
 PY
 # The evdev read path (a replay reads a pipe instead): EvdevSource.read and what it calls.
 grep -E '^[$]s(13GestureDaemon11EvdevSourceC4read|10LinuxInput11EvdevDeviceC13readAvailable|10LinuxInput11EvdevDeviceC10readEvents)' "$TMP/text" \
+  | grep -vxF -f "$TMP/hot" >>"$TMP/hot" || true
+# The exclusive path (a replay grabs nothing, so callgrind does not see it; about 47 kB): the
+# gate, the device that runs it, the state model, the clone's writes, the pipeline's frame sink.
+grep -E '^[$]s(11GestureCore13ExclusiveGate|13GestureDaemon15ExclusiveDevice|11GestureCore10EvdevState|10LinuxInput12UInputDevice|11GestureCore0A8PipelineV4feed10contentsOf6frames)' "$TMP/text" \
   | grep -vxF -f "$TMP/hot" >>"$TMP/hot" || true
 sed -n 's/^c\{0,1\}fn=([0-9]*) \(.*\)$/\1/p' "$TMP/all.out" | sed "s/'[0-9]*\$//" | sort -u >"$TMP/seen"
 comm -12 "$TMP/seen" "$TMP/text" | grep -vxF -f "$TMP/hot" >"$TMP/startup" || true
