@@ -90,15 +90,18 @@ import GestureWire
         #expect(refused.contains("too many clients"), "the 3000th connection read: \(refused.prefix(200))")
         for fd in fds { close(fd) }
         fds = []
-        // The daemon notices the 3 000 hangups over a few wakeups; until then a new client may
-        // still find the caps reached (and is told so).
+        // The daemon notices the 3 000 hangups over a few wakeups, and a new connection waits
+        // behind those still in the listen backlog (accepted 16 a wakeup, each refused with its
+        // line); until then a new client may still find the caps reached (and is told so). The
+        // bound is for liveness, not speed: under CI's parallel suites the debug daemon has taken
+        // over 10 s.
         var late: TestClient?
-        for _ in 0..<100 {
+        for _ in 0..<600 {
             let c = try TestClient(d.socket)
             if c.next()?.contains("\"hello\"") == true { late = c; break }
             usleep(100_000)
         }
-        guard let late else { Issue.record("no hello within 10 s after the stalled clients left"); return }
+        guard let late else { Issue.record("no hello within 60 s after the stalled clients left"); return }
         #expect(try late.read(until: { m, _ in m.gesture != nil }).last?.0.gesture != nil)
     }
 
