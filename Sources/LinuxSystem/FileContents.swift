@@ -20,23 +20,39 @@ public enum FileContents {
         let fd: Int32 = fromStandardInput ? 0 : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .open(.last) }
         defer { if !fromStandardInput { close(fd) } }
+        return try readAll(fd, maximumBytes: maximumBytes, cutShort: false)
+    }
+
+    /// The first `maximumBytes` of `path`, all of a shorter file: a longer one is cut short, not
+    /// refused (/proc/PID/environ).
+    public static func prefix(of path: String, maximumBytes: Int) throws(Failure) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .open(.last) }
+        defer { close(fd) }
+        return try readAll(fd, maximumBytes: maximumBytes, cutShort: true)
+    }
+
+    /// `fd` read to its end, or to `maximumBytes` (then cut short, or `.tooLarge` if more follows).
+    private static func readAll(_ fd: Int32, maximumBytes: Int, cutShort: Bool) throws(Failure) -> [UInt8] {
+        let limit = Swift.max(maximumBytes, 0)
         // A read buffer no larger than the most that may be read (and one byte to tell "too
         // large"), left uninitialized: a /proc/PID/stat read, a few hundred bytes, must neither
         // clear nor dirty 64 kB of heap.
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: Swift.min(1 << 16, Swift.max(maximumBytes, 0) + 1), alignment: 1)
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: Swift.min(1 << 16, limit + 1), alignment: 1)
         defer { chunk.deallocate() }
         var out: [UInt8] = []
-        while true {
-            let n = read(fd, chunk.baseAddress, chunk.count)
+        while !(cutShort && out.count == limit) {
+            let n = read(fd, chunk.baseAddress, cutShort ? Swift.min(chunk.count, limit - out.count) : chunk.count)
             if n < 0 {
                 let error = SystemError.last
                 if error == .interrupted { continue }
                 throw .read(error)
             }
-            if n == 0 { return out }
-            guard out.count + n <= maximumBytes else { throw .tooLarge }
+            if n == 0 { break }
+            guard out.count + n <= limit else { throw .tooLarge }
             out.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))   // one copy, not byte by byte
         }
+        return out
     }
 }
 

@@ -126,32 +126,12 @@ public enum ProcessTable {
     /// with `prefix`; nil when it cannot be read (gone, not ours).
     public static func environment(of pid: Int32, entryStartingWith prefix: String) -> EnvironmentMatch? {
         // 1 MiB: more than ARG_MAX's usual share for the environment; a larger one is cut short.
-        let fd = open("/proc/\(pid)/environ", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 16384, alignment: 1)
-        defer { chunk.deallocate() }
-        while bytes.count < 1 << 20 {
-            let n = read(fd, chunk.baseAddress, chunk.count)
-            if n < 0 {
-                if SystemError.last == .interrupted { continue }
-                return nil
-            }
-            if n == 0 { break }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
-        }
+        guard let bytes = try? FileContents.prefix(of: "/proc/\(pid)/environ", maximumBytes: 1 << 20) else { return nil }
         if bytes.isEmpty { return .empty }
         let wanted = Array(prefix.utf8)
         for string in bytes.split(separator: 0) where string.starts(with: wanted) {
             return .found(String(decoding: string.dropFirst(wanted.count), as: UTF8.self))
         }
         return .absent
-    }
-}
-
-extension String {
-    fileprivate var trimmingSpaces: String {
-        String(self.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
     }
 }

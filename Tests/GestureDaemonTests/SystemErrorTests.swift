@@ -66,6 +66,20 @@ import LinuxSystem
         #expect(throws: FileContents.Failure.tooLarge) { try FileContents.bytes(of: dir + "/f", maximumBytes: 99_999) }
     }
 
+    /// `prefix` cuts a longer file short instead of refusing it (/proc/PID/environ), and reads a
+    /// shorter one whole, across more than one read's buffer.
+    @Test func test_prefix_cutsALongerFileShort_andReadsAShorterOneWhole() throws {
+        let dir = TestPaths.tempDirectory()
+        defer { unlink(dir + "/f"); rmdir(dir) }
+        let text = Array(String(repeating: "0123456789", count: 10_000).utf8)
+        try Data(text).write(to: URL(fileURLWithPath: dir + "/f"))
+        #expect(try FileContents.prefix(of: dir + "/f", maximumBytes: 99_999) == Array(text[..<99_999]))
+        #expect(try FileContents.prefix(of: dir + "/f", maximumBytes: 70_000) == Array(text[..<70_000]))
+        #expect(try FileContents.prefix(of: dir + "/f", maximumBytes: 1 << 20) == text)
+        #expect(try FileContents.prefix(of: dir + "/f", maximumBytes: 0) == [])
+        #expect(throws: FileContents.Failure.open(.noSuchFile)) { try FileContents.prefix(of: "/nonexistent/f", maximumBytes: 10) }
+    }
+
     @Test func test_bytes_namesTheStepThatFailed() {
         #expect(throws: FileContents.Failure.open(.noSuchFile)) { try FileContents.bytes(of: "/nonexistent/f", maximumBytes: 10) }
         #expect(throws: FileContents.Failure.read(.isDirectory)) { try FileContents.bytes(of: "/tmp", maximumBytes: 10) }
