@@ -23,6 +23,12 @@ command -v valgrind >/dev/null || { echo "gen-order: needs valgrind (apt-get ins
 swift build -c release --static-swift-stdlib --product gestured >/dev/null
 BIN=$(swift build -c release --static-swift-stdlib --show-bin-path)/gestured
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+# swiftc skips code generation when a module's IR is unchanged, so objects built before
+# -function-sections came into Package.swift keep one .text a file, and the list could move
+# files only. A private function of the frame path must have its own section.
+readelf -SW "$(dirname "$BIN")/GestureCore.build/SlotDecoder.swift.o" | grep -q '\.text\.[$]s11GestureCore11SlotDecoderV8absEvent' || {
+  echo "gen-order: the release objects have no per-function sections; delete them and run again:"
+  echo "  rm -f $(dirname "$BIN")/*.build/*.swift.o"; exit 1; }
 # valgrind cannot read the debug info of this binary (DWARF 5 from the static runtime).
 objcopy --strip-debug "$BIN" "$TMP/gestured"
 F=Tests/Fixtures
@@ -88,8 +94,9 @@ text = set(open(sys.argv[2]).read().split())
 for name, c in sorted(cost.items(), key=lambda kv: -kv[1]):
     if c > 0 and name in text: print(name)
 PY
-# The evdev read path (a replay reads a pipe instead): EvdevSource.read and what it calls.
-grep -E '^[$]s(13GestureDaemon11EvdevSourceC4read|10LinuxInput11EvdevDeviceC13readAvailable|10LinuxInput11EvdevDeviceC10readEvents)' "$TMP/text" \
+# The evdev read path (a replay reads a pipe instead): EvdevDevice's DeviceSource read (in
+# GestureDaemon) and what it calls.
+grep -E '^[$]s(10LinuxInput11EvdevDeviceC13GestureDaemon|10LinuxInput11EvdevDeviceC13readAvailable|10LinuxInput11EvdevDeviceC10readEvents)' "$TMP/text" \
   | grep -vxF -f "$TMP/hot" >>"$TMP/hot" || true
 # The exclusive path (a replay grabs nothing, so callgrind does not see it; about 47 kB): the
 # gate, the device that runs it, the state model, the clone's writes, the pipeline's frame sink.
