@@ -1,35 +1,28 @@
-/// A kind of gesture. A struct with static members: the set may grow.
+/// A kind of gesture. A struct with static members: the set may grow. Stored as its number in
+/// a `NameTable`, so two kinds compare (against every binding, subscription and unbound kind)
+/// without a string comparison and a gesture event copies as plain memory.
 public struct GestureKind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public var rawValue: String { didSet { code = Self.code(of: rawValue) } }
-    /// 1 + the index of a known kind's name in `names`, 0 for any other name, renewed with
-    /// `rawValue`: two known kinds are compared by it, without a string comparison (a gesture is
-    /// checked against every binding, subscription and unbound kind).
-    private var code: UInt8
+    private let code: UInt16
 
-    public init(rawValue: String) { self.rawValue = rawValue; code = Self.code(of: rawValue) }
+    private init(code: UInt16) { self.code = code }
+    public init(rawValue: String) { code = Self.names.code(of: rawValue) }
+    public var rawValue: String { Self.names.name(of: code) }
 
-    private static let names = ["tap", "doubleTap", "longPress", "swipe", "pan", "pinch", "rotate", "edgeSwipe"]
-    private static func code(of name: String) -> UInt8 {
-        guard let i = names.firstIndex(of: name) else { return 0 }
-        return UInt8(i + 1)
-    }
-
-    /// Known kinds by their code; other names (the set may grow) by name.
+    // By number: RawRepresentable's defaults would compare and hash the names.
     @inline(__always)
-    public static func == (a: GestureKind, b: GestureKind) -> Bool {
-        a.code != 0 || b.code != 0 ? a.code == b.code : a.rawValue == b.rawValue
-    }
+    public static func == (a: GestureKind, b: GestureKind) -> Bool { a.code == b.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+    private static let names = NameTable(["tap", "doubleTap", "longPress", "swipe", "pan", "pinch", "rotate", "edgeSwipe"])
 
-    public static let tap = GestureKind(rawValue: "tap")
-    public static let doubleTap = GestureKind(rawValue: "doubleTap")
-    public static let longPress = GestureKind(rawValue: "longPress")
-    public static let swipe = GestureKind(rawValue: "swipe")
-    public static let pan = GestureKind(rawValue: "pan")
-    public static let pinch = GestureKind(rawValue: "pinch")
-    public static let rotate = GestureKind(rawValue: "rotate")
-    public static let edgeSwipe = GestureKind(rawValue: "edgeSwipe")
+    public static var tap: GestureKind { GestureKind(code: 1) }
+    public static var doubleTap: GestureKind { GestureKind(code: 2) }
+    public static var longPress: GestureKind { GestureKind(code: 3) }
+    public static var swipe: GestureKind { GestureKind(code: 4) }
+    public static var pan: GestureKind { GestureKind(code: 5) }
+    public static var pinch: GestureKind { GestureKind(code: 6) }
+    public static var rotate: GestureKind { GestureKind(code: 7) }
+    public static var edgeSwipe: GestureKind { GestureKind(code: 8) }
     public static let all: [GestureKind] = [.tap, .doubleTap, .longPress, .swipe, .pan, .pinch, .rotate, .edgeSwipe]
     /// Discrete kinds produce one `recognized` event; the others go began → changed* → ended|cancelled.
     public var isDiscrete: Bool { self == .tap || self == .doubleTap || self == .swipe }
@@ -40,23 +33,36 @@ public enum GesturePhase: String, Hashable, Sendable, CaseIterable {
     case recognized, began, changed, ended, cancelled
 }
 
+/// A gesture's direction: an open set, stored as its number in a `NameTable` (see `GestureKind`).
 public struct GestureDirection: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public var rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    public static let up = GestureDirection(rawValue: "up")
-    public static let down = GestureDirection(rawValue: "down")
-    public static let left = GestureDirection(rawValue: "left")
-    public static let right = GestureDirection(rawValue: "right")
-    public static let upLeft = GestureDirection(rawValue: "upLeft")
-    public static let upRight = GestureDirection(rawValue: "upRight")
-    public static let downLeft = GestureDirection(rawValue: "downLeft")
-    public static let downRight = GestureDirection(rawValue: "downRight")
+    private let code: UInt16
+
+    private init(code: UInt16) { self.code = code }
+    public init(rawValue: String) { code = Self.names.code(of: rawValue) }
+    public var rawValue: String { Self.names.name(of: code) }
+
+    // By number: RawRepresentable's defaults would compare and hash the names.
+    @inline(__always)
+    public static func == (a: GestureDirection, b: GestureDirection) -> Bool { a.code == b.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    private static let names = NameTable(["up", "down", "left", "right", "upLeft", "upRight", "downLeft", "downRight",
+                                          "in", "out", "clockwise", "counterclockwise"])
+
+    public static var up: GestureDirection { GestureDirection(code: 1) }
+    public static var down: GestureDirection { GestureDirection(code: 2) }
+    public static var left: GestureDirection { GestureDirection(code: 3) }
+    public static var right: GestureDirection { GestureDirection(code: 4) }
+    public static var upLeft: GestureDirection { GestureDirection(code: 5) }
+    public static var upRight: GestureDirection { GestureDirection(code: 6) }
+    public static var downLeft: GestureDirection { GestureDirection(code: 7) }
+    public static var downRight: GestureDirection { GestureDirection(code: 8) }
     /// Pinch: fingers together (scale < 1) / apart (scale > 1).
-    public static let `in` = GestureDirection(rawValue: "in")
-    public static let out = GestureDirection(rawValue: "out")
+    public static var `in`: GestureDirection { GestureDirection(code: 9) }
+    public static var out: GestureDirection { GestureDirection(code: 10) }
     /// Rotate, with y growing downward.
-    public static let clockwise = GestureDirection(rawValue: "clockwise")
-    public static let counterclockwise = GestureDirection(rawValue: "counterclockwise")
+    public static var clockwise: GestureDirection { GestureDirection(code: 11) }
+    public static var counterclockwise: GestureDirection { GestureDirection(code: 12) }
     public static let all: [GestureDirection] = [.up, .down, .left, .right, .upLeft, .upRight, .downLeft,
                                                   .downRight, .in, .out, .clockwise, .counterclockwise]
     public var description: String { rawValue }

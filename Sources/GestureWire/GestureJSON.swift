@@ -67,18 +67,19 @@ public enum GestureJSON {
                                 _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         typealias P = JSONBytes.Piece
         let phase = phaseLiteral(g.phase), edge = g.edge.map(edgeLiteral)
-        var room = 201 + P.stringRoom(g.kind.rawValue) + phase.utf8CodeUnitCount
+        let kind = g.kind.rawValue, direction = g.direction?.rawValue
+        var room = 201 + P.stringRoom(kind) + phase.utf8CodeUnitCount
         room += device.object.count
-        if let d = g.direction { room += P.stringRoom(d.rawValue) }
+        if let direction { room += P.stringRoom(direction) }
         if let edge { room += edge.utf8CodeUnitCount }
         room += P.numberRoom("velocity_mm_s") * 10
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { buf in
             let p = buf.baseAddress!
             var i = P.text("{\"type\":\"gesture\",\"gesture\":", p, 0)
-            i = P.string(g.kind.rawValue, p, i)
+            i = P.string(kind, p, i)
             i = P.text(phase, p, i); i = P.integer(g.id, p, i)
             i = P.text(",\"fingers\":", p, i); i = P.integer(g.fingers, p, i)
-            if let d = g.direction { i = P.text(",\"direction\":", p, i); i = P.string(d.rawValue, p, i) }
+            if let direction { i = P.text(",\"direction\":", p, i); i = P.string(direction, p, i) }
             if let edge { i = P.text(edge, p, i) }
             i = P.text(",\"time\":", p, i); i = P.time(g.time, origin: origin, p, i)
             i = P.text(",\"device\":", p, i); i = deviceObject(device, p, i)
