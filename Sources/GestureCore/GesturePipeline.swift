@@ -38,6 +38,9 @@ public struct GesturePipeline: Sendable {
     let givenThresholds: Thresholds?
     public internal(set) var decoder: SlotDecoder
     public internal(set) var arena: RecognizerArena
+    /// Whether `emit` gets each frame (`.frame`): the daemon turns it off while nothing takes
+    /// raw frames, and a frame then costs no output made and matched only to be dropped.
+    public var emitsFrames = true
     /// The events of the frame being read, for a frame sink (only filled while one is given).
     private var rawFrame: [InputEvent] = []
     /// Time of the last event fed.
@@ -92,7 +95,7 @@ public struct GesturePipeline: Sendable {
     /// Feeds one event: deadlines up to its time fire first, then it is decoded; a completed frame
     /// goes to the arena. `emit` gets every frame, gesture and diagnostic, in order.
     public mutating func feed(_ event: InputEvent, _ emit: (Output) -> Void) {
-        feedOne(event, emit, collecting: false) { _, _, _ in }
+        feedOne(event, emit, { emit(.gesture($0)) }, collecting: false) { _, _, _ in }
         fedAny = true
     }
 
@@ -100,7 +103,15 @@ public struct GesturePipeline: Sendable {
     /// entry: one call a read instead of one an event, whose large stack frame and saved
     /// registers are set up once.
     public mutating func feed(contentsOf events: [InputEvent], _ emit: (Output) -> Void) {
-        for i in events.indices { feedOne(events[i], emit, collecting: false) { _, _, _ in } }
+        feed(contentsOf: events, gestures: { emit(.gesture($0)) }, emit)
+    }
+
+    /// Feeds a read's events as `feed(contentsOf:_:)` does, each gesture handed to `gestures` as
+    /// the arena holds it instead of in an `Output` made for it (a copy of the event in, another
+    /// out where it is matched): the daemon's path. `emit` gets the frames and diagnostics.
+    public mutating func feed(contentsOf events: [InputEvent], gestures: (GestureEvent) -> Void,
+                              _ emit: (Output) -> Void) {
+        for i in events.indices { feedOne(events[i], emit, gestures, collecting: false) { _, _, _ in } }
         // Once a read rather than once an event (nothing in between reads `lastTime`).
         if !events.isEmpty { fedAny = true }
     }
@@ -115,18 +126,26 @@ public struct GesturePipeline: Sendable {
     /// whose gate writes a forwarded frame to the clone before the arena works on it. A frame may
     /// span reads: its events are kept until its SYN_REPORT.
     public mutating func feed(contentsOf events: [InputEvent], frames: FrameSink, _ emit: (Output) -> Void) {
-        for i in events.indices { feedOne(events[i], emit, collecting: true, frames) }
+        feed(contentsOf: events, frames: frames, gestures: { emit(.gesture($0)) }, emit)
+    }
+
+    /// `feed(contentsOf:frames:_:)` with gestures handed to `gestures` as they are
+    /// (`feed(contentsOf:gestures:_:)`).
+    public mutating func feed(contentsOf events: [InputEvent], frames: FrameSink, gestures: (GestureEvent) -> Void,
+                              _ emit: (Output) -> Void) {
+        for i in events.indices { feedOne(events[i], emit, gestures, collecting: true, frames) }
         if !events.isEmpty { fedAny = true }
     }
 
     /// One event with a frame sink (`feed(contentsOf:frames:_:)`).
     public mutating func feed(_ event: InputEvent, frames: FrameSink, _ emit: (Output) -> Void) {
-        feedOne(event, emit, collecting: true, frames)
+        feedOne(event, emit, { emit(.gesture($0)) }, collecting: true, frames)
         fedAny = true
     }
 
     @inline(__always)
-    private mutating func feedOne(_ event: InputEvent, _ emit: (Output) -> Void, collecting: Bool, _ frames: FrameSink) {
+    private mutating func feedOne(_ event: InputEvent, _ emit: (Output) -> Void, _ gestures: (GestureEvent) -> Void,
+                                  collecting: Bool, _ frames: FrameSink) {
         if collecting && !(event.type == EventType.syn && event.code == SynCode.dropped) { rawFrame.append(event) }
         var event = event
         if event.time.microseconds < lastMicroseconds {
@@ -135,14 +154,14 @@ public struct GesturePipeline: Sendable {
             event.time = last
         }
         lastMicroseconds = event.time.microseconds
-        if dueMicroseconds <= event.time.microseconds { advance(to: event.time, emit) }
+        if dueMicroseconds <= event.time.microseconds { advance(to: event.time, gestures: gestures, emit) }
         if let frame = decoder.decode(event) {
             betweenFrames = true
             if collecting {
                 frames(rawFrame, decoder.state, frame.flags.contains(.resynchronized))
                 rawFrame.removeAll(keepingCapacity: true)
             }
-            deliver(frame, emit)
+            deliver(frame, emit, gestures)
             deadline = earliestDeadline
             return
         }
@@ -181,6 +200,7 @@ public struct GesturePipeline: Sendable {
         p.lastMicroseconds = lastMicroseconds
         p.fedAny = fedAny
         p.reportedBackwardTime = reportedBackwardTime
+        p.emitsFrames = emitsFrames
         p.arena.nextGestureID = arena.nextGestureID
         return p
     }
@@ -192,15 +212,20 @@ public struct GesturePipeline: Sendable {
     /// quiet spell. A stuck-touch frame may arm an arena wait at `due` (a 0 ms threshold), which
     /// the next pass fires.
     public mutating func advance(to now: Instant, _ emit: (Output) -> Void) {
+        advance(to: now, gestures: { emit(.gesture($0)) }, emit)
+    }
+
+    /// `advance(to:_:)` with gestures handed to `gestures` as they are (`feed(contentsOf:gestures:_:)`).
+    public mutating func advance(to now: Instant, gestures: (GestureEvent) -> Void, _ emit: (Output) -> Void) {
         defer { deadline = earliestDeadline }
         let fired = Instant.fireDeadlines(upTo: now, next: { earliestDeadline }) { due in
             if let a = arena.nextDeadline, a <= due {
-                arena.fireDeadline(at: a) { emit(.gesture($0)) }
+                arena.fireDeadline(at: a, gestures)
                 return
             }
             let stuck = decoder.checkStuckTouches(at: due)
             precondition(decoder.nextDeadline == nil, "gestured bug: pipeline: the stuck-touch watchdog at \(due) is still due")
-            if let stuck { deliver(stuck, emit) }
+            if let stuck { deliver(stuck, emit, gestures) }
         }
         // Diagnostics of events not yet completed into a frame wait for that frame.
         if fired { drain(emit) }
@@ -219,16 +244,16 @@ public struct GesturePipeline: Sendable {
         advance(to: time, emit)
         defer { deadline = earliestDeadline }
         if let frame = decoder.deviceRemoved(at: time) {
-            deliver(frame, emit)
+            deliver(frame, emit, { emit(.gesture($0)) })
         } else {
             arena.cancelAll(at: time) { emit(.gesture($0)) }
             drain(emit)
         }
     }
 
-    private mutating func deliver(_ frame: TouchFrame, _ emit: (Output) -> Void) {
-        emit(.frame(frame))
-        arena.process(frame) { emit(.gesture($0)) }
+    private mutating func deliver(_ frame: TouchFrame, _ emit: (Output) -> Void, _ gestures: (GestureEvent) -> Void) {
+        if emitsFrames { emit(.frame(frame)) }
+        arena.process(frame, gestures)
         drain(emit)
         if pendingTransform != nil { takePendingTransformIfIdle() }
     }

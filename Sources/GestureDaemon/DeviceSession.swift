@@ -32,6 +32,11 @@ public final class DeviceSession {
     /// Called when a pending orientation came into force.
     var onOrientationChanged: ((DeviceSession) -> Void)?
     public private(set) var resyncs = 0
+    /// Whether reads hand on each frame (`.frame`): only while a client may take raw frames.
+    public var emitsFrames: Bool {
+        get { pipeline.emitsFrames }
+        set { pipeline.emitsFrames = newValue }
+    }
     /// The grab and clone of an `exclusive: true` device (Exclusive/ExclusiveDevice.swift).
     var exclusive: ExclusiveDevice?
 
@@ -106,8 +111,14 @@ public final class DeviceSession {
     /// SYN_DROPPED resyncs it met (its events went through the pipeline).
     public typealias ReadOutcome = (status: DeviceRead.Status, resyncs: Int)
 
-    /// Reads what the source has and runs it through.
+    /// Reads what the source has and runs it through, every output to `emit`.
     public func readAvailable(_ emit: (Output) -> Void) -> ReadOutcome {
+        readAvailable(gestures: { emit(.gesture($0)) }, emit)
+    }
+
+    /// Reads what the source has and runs it through, each gesture to `gestures` as the
+    /// pipeline holds it (GesturePipeline.feed(contentsOf:gestures:_:)), the rest to `emit`.
+    public func readAvailable(gestures: (GestureEvent) -> Void, _ emit: (Output) -> Void) -> ReadOutcome {
         let r = source.read()
         resyncs += r.resyncCount
         if let x = exclusive {
@@ -116,13 +127,11 @@ public final class DeviceSession {
             // first, so the compositor's pointer waits for nothing but the read. A gesture
             // recognized on that frame then claims its sequence (held frames dropped, forwarded
             // contacts ended neutrally).
-            pipeline.feed(contentsOf: r.events, frames: x.frame(_:after:resynchronized:)) { o in
-                if case .gesture(let g) = o { x.gesture(g) }
-                emit(o)
-            }
+            pipeline.feed(contentsOf: r.events, frames: x.frame(_:after:resynchronized:),
+                          gestures: { x.gesture($0); gestures($0) }, emit)
             if x.finished { exclusive = nil }
         } else {
-            pipeline.feed(contentsOf: r.events, emit)
+            pipeline.feed(contentsOf: r.events, gestures: gestures, emit)
         }
         takeWhatWaits()
         return (r.status, r.resyncCount)
@@ -143,9 +152,13 @@ public final class DeviceSession {
     /// every deadline up to `now()`, read after the source (nothing queued is older than it).
     /// Returns the read's outcome, for the caller to act on its status.
     public func deadlineDue(now: () -> Instant, _ emit: (Output) -> Void) -> ReadOutcome {
-        let r = readAvailable(emit)
+        deadlineDue(now: now, gestures: { emit(.gesture($0)) }, emit)
+    }
+
+    public func deadlineDue(now: () -> Instant, gestures: (GestureEvent) -> Void, _ emit: (Output) -> Void) -> ReadOutcome {
+        let r = readAvailable(gestures: gestures, emit)
         switch r.status {
-        case .drained, .more: advance(to: now(), emit)
+        case .drained, .more: advance(to: now(), gestures: gestures, emit)
         case .ended, .deviceGone, .failed: break
         }
         return r
@@ -161,11 +174,16 @@ public final class DeviceSession {
     var pipelineDevice: DeviceDescription { pipeline.device }
     func setWire(_ w: WireDevice) { wireBox = WireBox(w) }
 
-    /// Fires every deadline at or before `now`.
+    /// Fires every deadline at or before `now`, every output to `emit`.
     public func advance(to now: Instant, _ emit: (Output) -> Void) {
+        advance(to: now, gestures: { emit(.gesture($0)) }, emit)
+    }
+
+    /// Fires every deadline at or before `now`, each gesture to `gestures` (`readAvailable(gestures:_:)`).
+    public func advance(to now: Instant, gestures: (GestureEvent) -> Void, _ emit: (Output) -> Void) {
         defer { takeWhatWaits() }
-        guard let x = exclusive else { return pipeline.advance(to: now, emit) }
-        pipeline.advance(to: now) { o in if case .gesture(let g) = o { x.gesture(g) }; emit(o) }
+        guard let x = exclusive else { return pipeline.advance(to: now, gestures: gestures, emit) }
+        pipeline.advance(to: now, gestures: { x.gesture($0); gestures($0) }, emit)
         x.advance(to: now)
         if x.finished { exclusive = nil }
     }

@@ -65,6 +65,7 @@ public final class DeviceSessions: DaemonService {
         plan = new
         rawFrames = new.config.socket.rawFrames
         for s in sessions.values.sorted(by: { $0.id < $1.id }) {
+            s.emitsFrames = rawFrames
             let next = new.device(s.source.description)
             let changes = next.recognitionChanges(from: s.plan)
             if !s.offer(next) && !changes.isEmpty {
@@ -85,6 +86,7 @@ public final class DeviceSessions: DaemonService {
                                                   calibrationMatrix: discovered?.calibrationMatrix,
                                                   output: discovered?.output, log: log)
         let s = DeviceSession(id: nextDeviceId, source: source, plan: devicePlan, orientation: orientation)
+        s.emitsFrames = rawFrames
         s.planTaken = { [unowned self] s, old in self.planTaken(s, old: old) }
         actions?.deviceOpened(id: s.id, description: source.description, transform: s.transform)
         logOrientation(s, changed: false)
@@ -107,7 +109,7 @@ public final class DeviceSessions: DaemonService {
     }
 
     private func readable(_ s: DeviceSession) {
-        handle(s.readAvailable { emit($0, from: s) }, of: s)
+        handle(s.readAvailable(gestures: { publish($0, from: s) }) { emit($0, from: s) }, of: s)
     }
 
     /// What a session's read says: a resync is logged; an ended, unplugged or failed source ends it.
@@ -130,13 +132,19 @@ public final class DeviceSessions: DaemonService {
 
     private func emit(_ o: DeviceSession.Output, from s: DeviceSession) {
         switch o {
-        case .gesture(let g): let w = s.wireBox; bus.publish(g, from: w.device)
+        case .gesture(let g): publish(g, from: s)
         case .frame(let f): if rawFrames { bus.publish(.frame(f, s.wire)) }
         case .diagnostic(let d):
             if let suppressed = diagnosticsLimit.allow(now: MonotonicClock.now()) {
                 log.warning("\(s.wire.node): \(d)\(suppressed > 0 ? " (\(suppressed) similar lines suppressed)" : "")")
             }
         }
+    }
+
+    /// A gesture as the pipeline holds it, with the device borrowed from the session's box.
+    private func publish(_ g: GestureEvent, from s: DeviceSession) {
+        let w = s.wireBox
+        bus.publish(g, from: w.device)
     }
 
     /// Ends a session: its gestures in flight are cancelled, `deviceRemoved` goes out.
@@ -166,7 +174,7 @@ public final class DeviceSessions: DaemonService {
         for s in sessionList {
             guard let d = s.nextDeadline, d <= now else { continue }
             // The device's queued events first (DeviceSession.deadlineDue).
-            let r = s.deadlineDue(now: MonotonicClock.now) { emit($0, from: s) }
+            let r = s.deadlineDue(now: MonotonicClock.now, gestures: { publish($0, from: s) }) { emit($0, from: s) }
             handle(r, of: s)
         }
     }
