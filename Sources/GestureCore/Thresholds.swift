@@ -139,7 +139,14 @@ public struct Thresholds: Hashable, Sendable {
 
     /// The tap timeout for a tap with `fingers` fingers.
     public func tapTimeout(fingers: Int) -> Duration {
-        tapTimeout + tapTimeoutPerExtraFinger * Swift.max(0, fingers - 1)
+        Self.plus(tapTimeout, tapTimeoutPerExtraFinger, times: fingers - 1)
+    }
+
+    /// `base + step × max(0, n)` in whole microseconds, the inputs' resolution: `Duration * Int`
+    /// is generic over BinaryInteger and goes through the runtime's 128-bit conversions, and
+    /// this runs on every frame a tap is possible.
+    private static func plus(_ base: Duration, _ step: Duration, times n: Int) -> Duration {
+        .microseconds(base.totalMicroseconds + step.totalMicroseconds * Int64(Swift.max(0, n)))
     }
 
     /// How far from where it landed a contact down for `duration` may lift and still be a tap.
@@ -154,7 +161,7 @@ public struct Thresholds: Hashable, Sendable {
 
     /// The double-tap gap for taps with `fingers` fingers.
     public func doubleTapMaximumGap(fingers: Int) -> Duration {
-        doubleTapMaximumGap + doubleTapGapPerExtraFinger * Swift.max(0, fingers - 1)
+        Self.plus(doubleTapMaximumGap, doubleTapGapPerExtraFinger, times: fingers - 1)
     }
 
     /// The pan slop for `fingers` fingers (also how far an edge swipe may stray off its angle).
