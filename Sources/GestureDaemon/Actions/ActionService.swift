@@ -15,6 +15,7 @@ public final class ActionService: GestureSubscriber {
     let log: Logger
     private(set) var bindings: [Binding] = []
     private var matcher = BindingMatcher(bindings: [])
+    private var hookDevice = HookDevice.Cache()
     private var actions = ActionsConfig()
     private(set) var keyboard: VirtualKeyDevice?
     /// The virtual keyboard's /dev/input node (nil: none, or uinput is unavailable).
@@ -198,7 +199,7 @@ public final class ActionService: GestureSubscriber {
     public func receive(_ g: GestureEvent, from d: WireDevice) {
         touchpad?.receive(g, from: d)
         guard !bindings.isEmpty else { return }
-        for i in matcher.match(g, device: HookDevice(id: d.id, name: d.name, kind: d.kind, node: d.node)) {
+        for i in matcher.match(g, device: hookDevice.of(d)) {
             let b = bindings[i]
             if locked && !b.whenLocked {
                 log.info("actions: \(b.location): the session is locked; not sending (when_locked: true would)")

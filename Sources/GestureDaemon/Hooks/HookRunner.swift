@@ -38,7 +38,7 @@ public final class HookRunner: Sendable {
         var matcher: BindingMatcher
         var limits: HookLimits
         var generation = 0
-        var lastStart: [Binding: Instant] = [:]    // each binding's last start
+        var lastStart: [Binding: Instant] = [:]    // each binding with a cooldown: its last start
         var pending: [Request] = []
         var stats = HookStatistics()
         var stopping = false
@@ -146,7 +146,9 @@ public final class HookRunner: Sendable {
             }
             return false
         }
-        s.lastStart[binding] = now
+        // Read only for a binding with a cooldown: hashing every binding that runs (its strings,
+        // chords and sets) would cost each hook run a walk through all of it.
+        if binding.cooldown > .zero { s.lastStart[binding] = now }
         s.pending.append(Request(binding: binding, event: event, device: device))
         return true
     }

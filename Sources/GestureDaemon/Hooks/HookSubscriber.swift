@@ -28,6 +28,24 @@ final class HookSubscriber: GestureSubscriber {
 
     func receive(_ g: GestureEvent, from d: WireDevice) {
         guard boundKinds.contains(g.kind) else { return }
-        runner.handle(g, device: HookDevice(id: d.id, name: d.name, kind: d.kind, node: d.node))
+        runner.handle(g, device: device.of(d))
+    }
+
+    private var device = HookDevice.Cache()
+}
+
+extension HookDevice {
+    /// The hook view of the last device a gesture came from, made once per device instead of
+    /// once per gesture (copying its name and node each time). A device's id names one session,
+    /// whose name, kind and node never change.
+    struct Cache {
+        private var last: HookDevice?
+
+        mutating func of(_ d: WireDevice) -> HookDevice {
+            if let last, last.id == d.id { return last }
+            let made = HookDevice(id: d.id, name: d.name, kind: d.kind, node: d.node)
+            last = made
+            return made
+        }
     }
 }
