@@ -1,3 +1,4 @@
+import GestureCore
 import GestureWire
 import LinuxSystem
 
@@ -11,7 +12,12 @@ final class SocketClient {
     var queue: BoundedLineQueue
     var writing = SendBuffer()
     var input = LineReader()
-    var subscription = Subscription.everything
+    var subscription = Subscription.everything {
+        didSet { wantsEverything = subscription == .everything }
+    }
+    /// The subscription asks for everything (what a new client has): a gesture or frame is
+    /// wanted without copying the subscription's four sets to test it.
+    private(set) var wantsEverything = true
     /// EPOLLOUT is on: the socket's buffer was full.
     var wantsOut = false
     /// Lines were queued during this wakeup; `flushPending` writes them in one send.
@@ -22,6 +28,14 @@ final class SocketClient {
     var readClosed = false
     /// `drop` closed it (the fd number may already belong to another client).
     var dropped = false
+
+    func wants(_ g: GestureEvent, from d: WireDevice) -> Bool {
+        wantsEverything || subscription.matches(g, device: d)
+    }
+
+    func wants(framesOf d: WireDevice) -> Bool {
+        wantsEverything || subscription.matches(device: d)
+    }
 
     init(fd: FileDescriptor, peer: PeerCredentials, limit: Int, byteLimit: Int) {
         self.fd = fd; self.peer = peer

@@ -226,7 +226,7 @@ public final class SocketServer: GestureSubscriber {
         case .gesture(let g, let d): receive(g, from: d)
         case .frame(let f, let d):
             guard policy.rawFrames else { return }
-            fanOut({ $0.subscription.matches(device: d) }) { GestureJSON.encode(f, origin: origin, device: d.info, into: &$0) }
+            fanOut({ $0.wants(framesOf: d) }) { GestureJSON.encode(f, origin: origin, device: d.info, into: &$0) }
         case .deviceAdded(let d):
             fanOut({ _ in true }) { $0.rawText(WireEncoder.deviceAdded(d)) }
         case .deviceChanged(let d): fanOut({ _ in true }) { $0.rawText(WireEncoder.deviceChanged(d)) }
@@ -241,10 +241,10 @@ public final class SocketServer: GestureSubscriber {
         // The list as it is now: outside a wakeup `deliver` sends at once and may drop a client.
         let list = clientList
         // The first client that wants the line; nothing is encoded when none does.
-        guard let first = list.firstIndex(where: { $0.subscription.matches(g, device: d) }) else { return }
+        guard let first = list.firstIndex(where: { $0.wants(g, from: d) }) else { return }
         GestureJSON.withLine(g, device: d.info, origin: origin, newline: true) { line in
             deliver(line, to: list[first])
-            for i in (first + 1)..<list.count where list[i].subscription.matches(g, device: d) {
+            for i in (first + 1)..<list.count where list[i].wants(g, from: d) {
                 deliver(line, to: list[i])
             }
         }
