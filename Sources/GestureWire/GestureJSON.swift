@@ -67,18 +67,22 @@ public enum GestureJSON {
                                 _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         typealias P = JSONBytes.Piece
         let phase = phaseLiteral(g.phase), edge = g.edge.map(edgeLiteral)
-        let kind = g.kind.rawValue, direction = g.direction?.rawValue
-        var room = 201 + P.stringRoom(kind) + phase.utf8CodeUnitCount
+        // The known names as literals; a name met later (GestureKind's NameTable) is escaped.
+        let kindLiteral = Self.kindLiteral(g.kind), directionLiteral = g.direction.flatMap(Self.directionLiteral)
+        let kind = kindLiteral == nil ? g.kind.rawValue : "", direction = directionLiteral == nil ? g.direction?.rawValue : nil
+        var room = 201 + (kindLiteral?.utf8CodeUnitCount ?? P.stringRoom(kind)) + phase.utf8CodeUnitCount
         room += device.object.count
+        if let directionLiteral { room += directionLiteral.utf8CodeUnitCount }
         if let direction { room += P.stringRoom(direction) }
         if let edge { room += edge.utf8CodeUnitCount }
         room += P.numberRoom("velocity_mm_s") * 10
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { buf in
             let p = buf.baseAddress!
             var i = P.text("{\"type\":\"gesture\",\"gesture\":", p, 0)
-            i = P.string(kind, p, i)
+            if let kindLiteral { i = P.text(kindLiteral, p, i) } else { i = P.string(kind, p, i) }
             i = P.text(phase, p, i); i = P.integer(g.id, p, i)
             i = P.text(",\"fingers\":", p, i); i = P.integer(g.fingers, p, i)
+            if let directionLiteral { i = P.text(directionLiteral, p, i) }
             if let direction { i = P.text(",\"direction\":", p, i); i = P.string(direction, p, i) }
             if let edge { i = P.text(edge, p, i) }
             i = P.text(",\"time\":", p, i); i = P.time(g.time, origin: origin, p, i)
@@ -129,6 +133,40 @@ public enum GestureJSON {
         case .changed: ",\"phase\":\"changed\",\"id\":"
         case .ended: ",\"phase\":\"ended\",\"id\":"
         case .cancelled: ",\"phase\":\"cancelled\",\"id\":"
+        }
+    }
+
+    /// `"…"`, a known kind's name as a JSON string.
+    private static func kindLiteral(_ kind: GestureKind) -> StaticString? {
+        switch kind {
+        case .tap: "\"tap\""
+        case .doubleTap: "\"doubleTap\""
+        case .longPress: "\"longPress\""
+        case .swipe: "\"swipe\""
+        case .pan: "\"pan\""
+        case .pinch: "\"pinch\""
+        case .rotate: "\"rotate\""
+        case .edgeSwipe: "\"edgeSwipe\""
+        default: nil
+        }
+    }
+
+    /// `,"direction":"…"` for a known direction.
+    private static func directionLiteral(_ d: GestureDirection) -> StaticString? {
+        switch d {
+        case .up: ",\"direction\":\"up\""
+        case .down: ",\"direction\":\"down\""
+        case .left: ",\"direction\":\"left\""
+        case .right: ",\"direction\":\"right\""
+        case .upLeft: ",\"direction\":\"upLeft\""
+        case .upRight: ",\"direction\":\"upRight\""
+        case .downLeft: ",\"direction\":\"downLeft\""
+        case .downRight: ",\"direction\":\"downRight\""
+        case .in: ",\"direction\":\"in\""
+        case .out: ",\"direction\":\"out\""
+        case .clockwise: ",\"direction\":\"clockwise\""
+        case .counterclockwise: ",\"direction\":\"counterclockwise\""
+        default: nil
         }
     }
 
