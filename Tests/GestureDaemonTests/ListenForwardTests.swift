@@ -15,7 +15,7 @@ struct ListenForwardTests {
 
     @Test func test_listen_withoutGesturedListenBesideIt_saysWhatIsMissing() throws {
         let bin = try #require(TestPaths.binary, "the gestured binary is not built next to the tests")
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("listen-forward-\(getpid())")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("listen-forward-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let lone = dir.appendingPathComponent("gestured").path

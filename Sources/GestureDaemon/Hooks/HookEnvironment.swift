@@ -23,13 +23,20 @@ public enum HookEnvironment {
         ]
     }
 
-    static func make(event: GestureEvent, device: HookDevice, inherited: [String]) -> [String] {
-        inherited.filter { !$0.hasPrefix("GESTURE_") }
-            + variables(event: event, device: device).map { "\($0.0)=\(sanitize($0.1))" }
+    /// What a hook inherits of `environment` (NAME=value strings, the daemon's own): all but the
+    /// GESTURE_* variables and the names in `dropping` (each "NAME=").
+    static func inheritable(_ environment: [String], dropping: [String] = []) -> [String] {
+        environment.filter { v in !v.utf8.starts(with: "GESTURE_".utf8) && !dropping.contains { v.utf8.starts(with: $0.utf8) } }
     }
 
-    /// NUL cannot be in an environment string.
-    static func sanitize(_ s: String) -> String { s.contains("\0") ? s.replacingNUL : s }
+    /// A hook's environment: `inherited` (already `inheritable`) and the gesture's variables.
+    static func make(event: GestureEvent, device: HookDevice, inherited: [String]) -> [String] {
+        inherited + variables(event: event, device: device).map { "\($0.0)=\(sanitize($0.1))" }
+    }
+
+    /// NUL cannot be in an environment string. Tested on the UTF-8: a Character search would
+    /// break every value into grapheme clusters.
+    static func sanitize(_ s: String) -> String { s.utf8.contains(0) ? s.replacingNUL : s }
 
     /// Fixed-point text with up to `decimals` digits ("12.5", "-3", "0.125"); empty for nil.
     public static func number(_ v: Double?, _ decimals: Int) -> String {

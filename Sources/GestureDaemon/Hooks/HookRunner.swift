@@ -47,15 +47,25 @@ public final class HookRunner: Sendable {
     }
 
     private let shared: Mutex<Shared>
-    private let log: HookLog
+    private let sink: HookLog
+    /// Whether a message of this priority would be written: a message is built only then (a
+    /// debug line per hook run cost the hook thread more than the run's own bookkeeping).
+    private let logs: @Sendable (Int) -> Bool
     /// Write end wakes the worker; read end is polled by it.
     private let wakeRead: FileDescriptor
     private let wakeWrite: FileDescriptor
     private let thread: Mutex<SystemThread?>
     /// Whether adopted zombies never seen alive are reaped too (HookTree).
     private let reapsAdoptedChildren: Bool
+    /// The daemon's environment as every hook inherits it, taken once: nothing in the process
+    /// changes its environment after start.
+    private let inherited = HookEnvironment.inheritable(ChildSpawn.environment(), dropping: [HookTree.variable + "="])
     /// Drops at the cap are logged at most once per this interval (and at shutdown).
     static let dropReportInterval: Duration = .seconds(10)
+
+    private func log(_ priority: Int, _ message: @autoclosure () -> String) {
+        if logs(priority) { sink(priority, message()) }
+    }
 
     /// poll's timeout until `instant`: whole milliseconds rounded up, 0 when it has passed.
     private static func milliseconds(until instant: Instant) -> Int32 {
@@ -66,9 +76,10 @@ public final class HookRunner: Sendable {
     /// so any zombie adopted as the subreaper is a hook's and is reaped; never in the test
     /// process, whose other children are not ours to wait for.
     public init(bindings: [Binding] = [], limits: HookLimits = HookLimits(), reapsAdoptedChildren: Bool = false,
-                log: @escaping HookLog) {
+                logs: @escaping @Sendable (Int) -> Bool = { _ in true }, log: @escaping HookLog) {
         shared = Mutex(Shared(matcher: BindingMatcher(bindings: bindings), limits: limits))
-        self.log = log
+        sink = log
+        self.logs = logs
         self.reapsAdoptedChildren = reapsAdoptedChildren
         // A hook's background children (`cmd &`, `setsid cmd &`) are orphaned when its shell
         // exits; as their reaper we can reap and end them instead of leaving them to pid 1.
@@ -134,7 +145,7 @@ public final class HookRunner: Sendable {
         if binding.cooldown > .zero, let last = s.lastStart[binding],
            now - last < binding.cooldown {
             s.stats.skippedInCooldown += 1
-            log(7, "hook \(binding.location): in cooldown, skipped \(event.kind) \(event.phase)")
+            log(7, "hook \(binding.location): in cooldown, skipped \(event.kind) \(event.phase.rawValue)")
             return false
         }
         if s.stats.running + s.pending.count >= s.limits.maxConcurrent {
@@ -347,12 +358,11 @@ public final class HookRunner: Sendable {
     private func spawn(_ r: Request, limits: HookLimits, tree: HookTree) -> ChildProcess? {
         let label = "\(r.binding.location) [\(r.binding.gesture)]"
         let marker = tree.newMarker()
-        let env = HookEnvironment.make(event: r.event, device: r.device, inherited: ChildSpawn.environment())
-            .filter { !$0.hasPrefix(HookTree.variable + "=") } + [marker.environment]
+        let env = HookEnvironment.make(event: r.event, device: r.device, inherited: inherited) + [marker.environment]
         do {
             let c = try ChildProcess(command: r.binding.command, environment: env, hookID: marker.id, label: label,
                                      timeout: r.binding.timeout ?? limits.timeout, killAfter: limits.killAfter)
-            log(7, "hook \(label): started pid \(c.pid) for \(r.event.kind) \(r.event.phase)")
+            log(7, "hook \(label): started pid \(c.pid) for \(r.event.kind) \(r.event.phase.rawValue)")
             return c
         } catch {
             log(3, "hook \(label): \(error.message)")

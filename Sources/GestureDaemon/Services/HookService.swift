@@ -15,8 +15,8 @@ final class HookService: DaemonService {
 
     func start() throws(DaemonError) {
         let logger = log
-        let r = HookRunner(bindings: initial.commandBindings, limits: initial.config.hooks,
-                           reapsAdoptedChildren: true) { priority, message in
+        let r = HookRunner(bindings: initial.commandBindings, limits: initial.config.hooks, reapsAdoptedChildren: true,
+                           logs: { (Logger.Level(rawValue: $0) ?? .info) <= logger.level }) { priority, message in
             logger.log(Logger.Level(rawValue: priority) ?? .info, message)
         }
         let s = HookSubscriber(r, kinds: initial.hookKinds)
