@@ -49,6 +49,7 @@ public final class Daemon {
     public var actions: ActionService { actionsService.actions }
     private let actionsService: ActionsService
     private let watchdog: WatchdogService
+    private let handBack: CodeHandBack
     private var extra: [DaemonService] = []
 
     public init(options: DaemonOptions, log: Logger = .shared) throws(DaemonError) {
@@ -65,7 +66,10 @@ public final class Daemon {
         log.level = Logger.Level(rawValue: config.log.level.rawValue) ?? .info
         log.info("config: \(config.file)")
         signals = SignalService(loop: loop, log: log)
+        let handBack = CodeHandBack(loop: loop, log: log)
+        self.handBack = handBack
         sessions = DeviceSessions(loop: loop, log: log, bus: bus, plan: plan)
+        sessions.onOpened = { handBack.soon() }
         let sessions = sessions
         socket = SocketService(loop: loop, log: log, bus: bus, options: options, config: config.socket, origin: origin,
                                devices: { sessions.devices })
@@ -116,8 +120,9 @@ public final class Daemon {
         if sessions.isEmpty {
             log.notice("no touch device found: waiting for one to be plugged in (none here? replay a recording instead: gestured run --replay FILE, e.g. Tests/Fixtures/*.evemu)")
         }
+        socket.server?.onSubscribe = { [handBack] in handBack.soon() }
         notifier.ready(status: "\(sessions.devices.count) device(s), socket \(socket.path)")
-        handBackStartupMemory()
+        handBack.now("start-up")
         loop.run()
         runner.stop()
         log.info("stopped")
@@ -152,16 +157,7 @@ public final class Daemon {
         log.level = Logger.Level(rawValue: new.log.level.rawValue) ?? .info
         log.info("reload: config \(new.file) in force")
         runner.apply(plan)
-        handBackStartupMemory()
-    }
-
-    /// Start-up and reload run code nothing else does (arguments, YAML, the config, udev's
-    /// enumeration) and free what they parsed: the code's pages are dropped from the resident set
-    /// once they are over (`CodePages.dropUnused`; they come back from the page cache if a reload
-    /// needs them again), and the allocator's free pages go back to the system.
-    private func handBackStartupMemory() {
-        CurrentProcess.returnFreeMemory()
-        log.debug("memory: \(CodePages.dropUnused()) kB of code pages handed back after start-up or reload")
+        handBack.now("a reload")
     }
 
     /// Asks the loop to stop (from a handler on the loop's thread).

@@ -88,6 +88,8 @@ public final class SocketServer: GestureSubscriber {
     public var onEmit: ((EmitRequest, _ peer: PeerCredentials) -> String)?
     /// Answers an `orientation` request (Daemon+Orientation.swift): the reply line.
     public var onOrientation: ((OrientationRequest, _ peer: PeerCredentials) -> String)?
+    /// Called after a client's subscribe was answered (the daemon hands back the code that ran for it).
+    public var onSubscribe: (() -> Void)?
     public let origin: Instant
     private var afterWakeupID = 0
 

@@ -32,6 +32,8 @@ public final class DeviceSessions: DaemonService {
     private var afterWakeupID = 0
     private var diagnosticsLimit = RateLimiter(burst: 20, interval: .seconds(60))
     private var rawFrames: Bool
+    /// Called after a device is opened (the daemon hands back the code that ran for it).
+    var onOpened: (() -> Void)?
 
     init(loop: EventLoop, log: Logger, bus: GestureBus, plan: BindingPlan) {
         self.loop = loop; self.log = log; self.bus = bus; self.plan = plan
@@ -98,6 +100,7 @@ public final class DeviceSessions: DaemonService {
         let w = s.wire
         log.info("devices: \(w.node): \(w.kind) '\(TextEscaping.escaped(w.name))', \(w.sizeKnown ? "" : "~")\(Int(w.widthMillimeters.rounded()))×\(Int(w.heightMillimeters.rounded())) mm, \(w.slots) slots, protocol \(w.contactProtocol)")
         bus.publish(.deviceAdded(w))
+        onOpened?()
         return s
     }
 
