@@ -11,6 +11,12 @@ public enum ChildSpawn {
     /// unblocked, a process group of its own (so a timeout kills what it started too).
     public static func shell(_ command: String, environment: [String], stdout: FileDescriptor,
                              stderr: FileDescriptor) throws(SystemError) -> pid_t {
+        try shell(command, environment: CStringList(environment), stdout: stdout, stderr: stderr)
+    }
+
+    /// `shell(_:environment:stdout:stderr:)` with the environment as C strings already.
+    public static func shell(_ command: String, environment: CStringList, stdout: FileDescriptor,
+                             stderr: FileDescriptor) throws(SystemError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -30,11 +36,14 @@ public enum ChildSpawn {
         posix_spawnattr_setpgroup(&attr, 0)
         posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) }; for p in envp { free(p) } }
+        var argv = CStringList()
+        argv.begin(); argv.add("/bin/sh"); argv.end()
+        argv.begin(); argv.add("-c"); argv.end()
+        argv.begin(); argv.add(command); argv.end()
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, envp)
+        let rc = argv.withPointers { a in
+            environment.withPointers { e in posix_spawn(&pid, "/bin/sh", &actions, &attr, a, e) }
+        }
         guard rc == 0 else { throw SystemError(code: rc) }
         return pid
     }

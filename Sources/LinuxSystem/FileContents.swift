@@ -26,10 +26,24 @@ public enum FileContents {
     /// The first `maximumBytes` of `path`, all of a shorter file: a longer one is cut short, not
     /// refused (/proc/PID/environ).
     public static func prefix(of path: String, maximumBytes: Int) throws(Failure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        try readOpened(open(path, O_RDONLY | O_CLOEXEC), maximumBytes: maximumBytes, cutShort: true)
+    }
+
+    /// `bytes(of:maximumBytes:)` of a path given as a C string.
+    static func bytes(ofPath path: UnsafePointer<CChar>, maximumBytes: Int) throws(Failure) -> [UInt8] {
+        try readOpened(open(path, O_RDONLY | O_CLOEXEC), maximumBytes: maximumBytes, cutShort: false)
+    }
+
+    /// `prefix(of:maximumBytes:)` of a path given as a C string.
+    static func prefix(ofPath path: UnsafePointer<CChar>, maximumBytes: Int) throws(Failure) -> [UInt8] {
+        try readOpened(open(path, O_RDONLY | O_CLOEXEC), maximumBytes: maximumBytes, cutShort: true)
+    }
+
+    /// `fd`, just opened (negative: the open failed, errno says why), read and closed.
+    private static func readOpened(_ fd: Int32, maximumBytes: Int, cutShort: Bool) throws(Failure) -> [UInt8] {
         guard fd >= 0 else { throw .open(.last) }
         defer { close(fd) }
-        return try readAll(fd, maximumBytes: maximumBytes, cutShort: true)
+        return try readAll(fd, maximumBytes: maximumBytes, cutShort: cutShort)
     }
 
     /// `fd` read to its end, or to `maximumBytes` (then cut short, or `.tooLarge` if more follows).

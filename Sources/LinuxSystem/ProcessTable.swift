@@ -49,7 +49,7 @@ public enum ProcessTable {
 
     /// /proc/PID/stat parsed; nil when the process is gone (or the line cannot be read).
     public static func entry(_ pid: Int32) -> Entry? {
-        guard let bytes = try? FileContents.bytes(of: "/proc/\(pid)/stat", maximumBytes: 4096) else { return nil }
+        guard let bytes = procPath(pid, "/stat", { p in try? FileContents.bytes(ofPath: p, maximumBytes: 4096) }) else { return nil }
         return parseStat(bytes)
     }
 
@@ -103,10 +103,30 @@ public enum ProcessTable {
         return n
     }
 
+    /// `/proc/PID` and `leaf` as a C string for `body`, written on the stack: a scan reads
+    /// several such files for every process, and a String made for each path was most of its
+    /// cost in the static runtime's string code.
+    static func procPath<R>(_ pid: Int32, _ leaf: StaticString, _ body: (UnsafePointer<CChar>) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buf in
+            var i = 0
+            for b in "/proc/".utf8 { buf[i] = CChar(bitPattern: b); i += 1 }
+            var m = UInt32(bitPattern: pid), divisor: UInt32 = 1
+            while divisor <= m / 10 { divisor *= 10 }
+            repeat {
+                buf[i] = CChar(UInt8(ascii: "0") + UInt8(m / divisor)); i += 1
+                m %= divisor
+                divisor /= 10
+            } while divisor > 0
+            for k in 0..<leaf.utf8CodeUnitCount where i < 31 { buf[i] = CChar(bitPattern: leaf.utf8Start[k]); i += 1 }
+            buf[i] = 0
+            return body(buf.baseAddress!)
+        }
+    }
+
     /// The uid owning /proc/PID (the process's effective uid as /proc shows it); nil when gone.
     public static func owner(_ pid: Int32) -> UInt32? {
         var st = stat()
-        guard stat("/proc/\(pid)", &st) == 0 else { return nil }
+        guard procPath(pid, "", { stat($0, &st) }) == 0 else { return nil }
         return st.st_uid
     }
 
@@ -126,7 +146,7 @@ public enum ProcessTable {
     /// with `prefix`; nil when it cannot be read (gone, not ours).
     public static func environment(of pid: Int32, entryStartingWith prefix: String) -> EnvironmentMatch? {
         // 1 MiB: more than ARG_MAX's usual share for the environment; a larger one is cut short.
-        guard let bytes = try? FileContents.prefix(of: "/proc/\(pid)/environ", maximumBytes: 1 << 20) else { return nil }
+        guard let bytes = procPath(pid, "/environ", { p in try? FileContents.prefix(ofPath: p, maximumBytes: 1 << 20) }) else { return nil }
         if bytes.isEmpty { return .empty }
         let wanted = Array(prefix.utf8)
         for string in bytes.split(separator: 0) where string.starts(with: wanted) {

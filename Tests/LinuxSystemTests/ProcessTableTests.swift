@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Testing
-import LinuxSystem
+@testable import LinuxSystem
 
 /// /proc as the hook runner reads it: stat lines, owners, environments.
 @Suite struct ProcessTableTests {
@@ -73,5 +73,17 @@ import LinuxSystem
         #expect(first == .found("x:7"))
         #expect(ProcessTable.environment(of: pid, entryStartingWith: "PROCESS_TABLE_ABSENT=") == .absent)
         #expect(ProcessTable.environment(of: 0x3fff_fff0, entryStartingWith: "X=") == nil)
+    }
+}
+
+/// The /proc paths a scan reads, written on the stack.
+@Suite struct ProcPathTests {
+    @Test func paths_areProcThePidAndTheLeaf() {
+        for pid: Int32 in [0, 1, 9, 10, 99, 100, 4_194_304, Int32.max] {
+            for leaf: StaticString in ["", "/stat", "/environ"] {
+                let made = ProcessTable.procPath(pid, leaf) { String(cString: $0) }
+                #expect(made == "/proc/\(pid)\(leaf)")
+            }
+        }
     }
 }

@@ -30,8 +30,9 @@ final class ChildProcess {
     private var stdoutLines = OutputLineBuffer()
     private var stderrLines = OutputLineBuffer()
     var timeout: ChildTimeout
-    /// What the logs call it.
-    let label: String
+    /// What the logs call it: made when a line is written, not for every run.
+    var label: String { "\(makeLabel()) pid \(pid)" }
+    private let makeLabel: () -> String
 
     /// Why a child could not be started: the step that failed and the error text.
     struct SpawnError: Error {
@@ -40,9 +41,16 @@ final class ChildProcess {
 
     /// Starts `command` with `environment` (NAME=value strings); the timeout starts now.
     /// `label` gets " pid N" appended.
-    init(command: String, environment: [String], hookID: Int, label: String, timeout: Duration,
-         killAfter: Duration) throws(SpawnError) {
+    convenience init(command: String, environment: [String], hookID: Int, label: @escaping @autoclosure () -> String,
+                     timeout: Duration, killAfter: Duration) throws(SpawnError) {
+        try self.init(command: command, environment: CStringList(environment), hookID: hookID, label: label(),
+                      timeout: timeout, killAfter: killAfter)
+    }
+
+    init(command: String, environment: CStringList, hookID: Int, label: @escaping @autoclosure () -> String,
+         timeout: Duration, killAfter: Duration) throws(SpawnError) {
         self.hookID = hookID
+        makeLabel = label
         let outPipe: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
         let errPipe: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
         do { outPipe = try FileDescriptor.pipe() } catch { throw SpawnError(message: "cannot create a pipe: \(error)") }
@@ -60,7 +68,6 @@ final class ChildProcess {
             throw SpawnError(message: "cannot run /bin/sh: \(error)")
         }
         self.pid = pid
-        self.label = "\(label) pid \(pid)"
         pidfd = try? PidFD.open(pid)
         stdout = outPipe.readEnd
         stderr = errPipe.readEnd

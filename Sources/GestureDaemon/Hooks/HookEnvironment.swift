@@ -1,60 +1,87 @@
 import GestureCore
+import LinuxSystem
 
 /// The environment a hook runs with: the daemon's own (PATH, HOME…) without any GESTURE_*
-/// variables it inherited, plus the gesture's. Values that do not apply are empty.
+/// variables it inherited, plus the gesture's. Values that do not apply are empty. Written as
+/// bytes into the C strings posix_spawn takes: it is remade for every hook run.
 public enum HookEnvironment {
-    public static func variables(event e: GestureEvent, device: HookDevice) -> [(String, String)] {
-        [
-            ("GESTURE_KIND", e.kind.rawValue),
-            ("GESTURE_PHASE", e.phase.rawValue),
-            ("GESTURE_FINGERS", String(e.fingers)),
-            ("GESTURE_DIRECTION", e.direction?.rawValue ?? ""),
-            ("GESTURE_EDGE", e.edge?.rawValue ?? ""),
-            ("GESTURE_DX_MM", number(e.dxMillimeters, 2)),
-            ("GESTURE_DY_MM", number(e.dyMillimeters, 2)),
-            ("GESTURE_SCALE", number(e.scale, 3)),
-            ("GESTURE_ROTATION_DEG", number(e.rotationDegrees, 2)),
-            ("GESTURE_VELOCITY_MM_S", number(e.velocityMillimetersPerSecond, 1)),
-            ("GESTURE_X", number(e.x, 3)),
-            ("GESTURE_Y", number(e.y, 3)),
-            ("GESTURE_DEVICE_NAME", device.name),
-            ("GESTURE_DEVICE_KIND", device.kind.rawValue),
-            ("GESTURE_DEVICE_NODE", device.node),
-        ]
-    }
-
     /// What a hook inherits of `environment` (NAME=value strings, the daemon's own): all but the
     /// GESTURE_* variables and the names in `dropping` (each "NAME=").
-    static func inheritable(_ environment: [String], dropping: [String] = []) -> [String] {
-        environment.filter { v in !v.utf8.starts(with: "GESTURE_".utf8) && !dropping.contains { v.utf8.starts(with: $0.utf8) } }
+    static func inheritable(_ environment: [String], dropping: [String] = []) -> CStringList {
+        CStringList(environment.filter { v in
+            !v.utf8.starts(with: "GESTURE_".utf8) && !dropping.contains { v.utf8.starts(with: $0.utf8) }
+        })
     }
 
-    /// A hook's environment: `inherited` (already `inheritable`) and the gesture's variables.
-    static func make(event: GestureEvent, device: HookDevice, inherited: [String]) -> [String] {
-        inherited + variables(event: event, device: device).map { "\($0.0)=\(sanitize($0.1))" }
+    /// `inherited`, then the gesture's variables.
+    static func make(event e: GestureEvent, device: HookDevice, inherited: CStringList) -> CStringList {
+        var out = inherited
+        variable("GESTURE_KIND=", &out) { $0.add(e.kind.rawValue) }
+        variable("GESTURE_PHASE=", &out) { $0.add(e.phase.rawValue) }
+        variable("GESTURE_FINGERS=", &out) { digits(of: e.fingers, &$0) }
+        variable("GESTURE_DIRECTION=", &out) { if let d = e.direction { $0.add(d.rawValue) } }
+        variable("GESTURE_EDGE=", &out) { if let edge = e.edge { $0.add(edge.rawValue) } }
+        variable("GESTURE_DX_MM=", &out) { number(e.dxMillimeters, 2, &$0) }
+        variable("GESTURE_DY_MM=", &out) { number(e.dyMillimeters, 2, &$0) }
+        variable("GESTURE_SCALE=", &out) { number(e.scale, 3, &$0) }
+        variable("GESTURE_ROTATION_DEG=", &out) { number(e.rotationDegrees, 2, &$0) }
+        variable("GESTURE_VELOCITY_MM_S=", &out) { number(e.velocityMillimetersPerSecond, 1, &$0) }
+        variable("GESTURE_X=", &out) { number(e.x, 3, &$0) }
+        variable("GESTURE_Y=", &out) { number(e.y, 3, &$0) }
+        variable("GESTURE_DEVICE_NAME=", &out) { $0.add(device.name) }
+        variable("GESTURE_DEVICE_KIND=", &out) { $0.add(device.kind.rawValue) }
+        variable("GESTURE_DEVICE_NODE=", &out) { $0.add(device.node) }
+        return out
     }
 
-    /// NUL cannot be in an environment string. Tested on the UTF-8: a Character search would
-    /// break every value into grapheme clusters.
-    static func sanitize(_ s: String) -> String { s.utf8.contains(0) ? s.replacingNUL : s }
+    /// `NAME=value`, a NUL in the value (which cannot be in an environment string) made a space.
+    private static func variable(_ name: StaticString, _ out: inout CStringList, _ value: (inout CStringList) -> Void) {
+        out.begin()
+        out.add(name)
+        let from = out.bytes.count
+        value(&out)
+        if out.bytes[from...].contains(0) { out.replaceNULs(from: from) }
+        out.end()
+    }
 
     /// Fixed-point text with up to `decimals` digits ("12.5", "-3", "0.125"); empty for nil.
     public static func number(_ v: Double?, _ decimals: Int) -> String {
-        guard let v, v.isFinite else { return "" }
+        var out = CStringList()
+        out.begin(); number(v, decimals, &out); out.end()
+        return out.strings[0]
+    }
+
+    static func number(_ v: Double?, _ decimals: Int, _ out: inout CStringList) {
+        guard let v, v.isFinite else { return }
         var scale: Int64 = 1
         for _ in 0..<decimals { scale *= 10 }
         let scaled = (abs(v) * Double(scale)).rounded()
-        guard scaled < 9e17 else { return String(v) }
+        guard scaled < 9e17 else { return out.add(String(v)) }
         let n = Int64(scaled)
-        var s = String(n / scale)
-        var frac = String(n % scale)
-        frac = String(repeating: "0", count: decimals - frac.count) + frac
-        while frac.last == "0" { frac.removeLast() }
-        if !frac.isEmpty { s += "." + frac }
-        return (v < 0 && n != 0 ? "-" : "") + s
+        if v < 0 && n != 0 { out.add(byte: UInt8(ascii: "-")) }
+        digits(of: Int(n / scale), &out)
+        // The fraction without its trailing zeros, zero-padded on the left to what is left.
+        var fraction = n % scale, places = decimals
+        while places > 0 && fraction % 10 == 0 { fraction /= 10; places -= 1 }
+        guard places > 0 else { return }
+        out.add(byte: UInt8(ascii: "."))
+        var divisor: Int64 = 1
+        for _ in 1..<places { divisor *= 10 }
+        while divisor > 0 {
+            out.add(byte: UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+            divisor /= 10
+        }
     }
-}
 
-extension String {
-    fileprivate var replacingNUL: String { String(self.map { $0 == "\0" ? " " : $0 }) }
+    /// A whole number in decimal.
+    static func digits(of n: Int, _ out: inout CStringList) {
+        if n < 0 { out.add(byte: UInt8(ascii: "-")) }
+        var m = n.magnitude, divisor: UInt = 1
+        while divisor <= m / 10 { divisor *= 10 }
+        repeat {
+            out.add(byte: UInt8(ascii: "0") + UInt8(m / divisor))
+            m %= divisor
+            divisor /= 10
+        } while divisor > 0
+    }
 }

@@ -356,16 +356,17 @@ public final class HookRunner: Sendable {
     }
 
     private func spawn(_ r: Request, limits: HookLimits, tree: HookTree) -> ChildProcess? {
-        let label = "\(r.binding.location) [\(r.binding.gesture)]"
-        let marker = tree.newMarker()
-        let env = HookEnvironment.make(event: r.event, device: r.device, inherited: inherited) + [marker.environment]
+        let binding = r.binding
+        let label = { "\(binding.location) [\(binding.gesture)]" }
+        var env = HookEnvironment.make(event: r.event, device: r.device, inherited: inherited)
+        let id = tree.newMarker(into: &env)
         do {
-            let c = try ChildProcess(command: r.binding.command, environment: env, hookID: marker.id, label: label,
+            let c = try ChildProcess(command: r.binding.command, environment: env, hookID: id, label: label(),
                                      timeout: r.binding.timeout ?? limits.timeout, killAfter: limits.killAfter)
-            log(7, "hook \(label): started pid \(c.pid) for \(r.event.kind) \(r.event.phase.rawValue)")
+            log(7, "hook \(label()): started pid \(c.pid) for \(r.event.kind) \(r.event.phase.rawValue)")
             return c
         } catch {
-            log(3, "hook \(label): \(error.message)")
+            log(3, "hook \(label()): \(error.message)")
             return nil
         }
     }

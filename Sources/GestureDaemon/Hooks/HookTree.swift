@@ -38,6 +38,8 @@ final class HookTree {
     static let scanInterval: Duration = .milliseconds(100)
 
     let token: String
+    /// `GESTURED_HOOK=<token>:`, what every marker of this runner starts with.
+    private let markerPrefix: String
     let reapsAdoptedChildren: Bool
     private let ownPid = CurrentProcess.id
     private let ownUID = CurrentProcess.effectiveUserID
@@ -63,13 +65,18 @@ final class HookTree {
     init(reapsAdoptedChildren: Bool) {
         var random = SystemRandomNumberGenerator()
         token = "\(CurrentProcess.id)-\(String(random.next() as UInt64, radix: 16))"
+        markerPrefix = "\(Self.variable)=\(token):"
         self.reapsAdoptedChildren = reapsAdoptedChildren
     }
 
-    /// A new hook's id and the environment string that marks its processes.
-    func newMarker() -> (id: Int, environment: String) {
+    /// A new hook's id, and the environment string that marks its processes added to `env`.
+    func newMarker(into env: inout CStringList) -> Int {
         defer { nextID += 1 }
-        return (nextID, "\(Self.variable)=\(token):\(nextID)")
+        env.begin()
+        env.add(markerPrefix)
+        HookEnvironment.digits(of: nextID, &env)
+        env.end()
+        return nextID
     }
 
     /// When the next scan is due while hooks run.
@@ -121,7 +128,7 @@ final class HookTree {
         }
         let leaders = Set(hooks.filter { !$0.leaderReaped }.map(\.pid))   // collected by the runner itself
         let byID = Dictionary(hooks.map { ($0.hookID, $0) }, uniquingKeysWith: { a, _ in a })
-        let prefix = "\(Self.variable)=\(token):"
+        let prefix = markerPrefix
         // Parents start before their children: in start-time order a new member's children
         // are attributed in the same pass.
         for e in table.values.sorted(by: { ($0.startTime, $0.pid) < ($1.startTime, $1.pid) }) {
