@@ -75,3 +75,14 @@ import Testing
         #expect(kept.strings == ["PATH=/bin", "GESTURES=x"])
     }
 }
+
+extension HookEnvironmentTests {
+    @Test func theMarker_comesLast_asPrefixAndId() {
+        let e = GestureEvent(kind: .swipe, phase: .recognized, id: 1, fingers: 3, time: .zero)
+        let d = HookDevice(id: 1, name: "pad", kind: .touchpad, node: "/dev/input/event5")
+        for id in [1, 9, 10, 12_345] {
+            let env = HookEnvironment.make(event: e, device: d, inherited: CStringList(), marker: ("GESTURED_HOOK=42-ab:", id)).strings
+            #expect(env.last == "GESTURED_HOOK=42-ab:\(id)" && env.count == 16)
+        }
+    }
+}

@@ -21,7 +21,7 @@ final class ChildProcess {
     /// max_concurrent and its timeout still applies (logged once).
     var reportedBackground = false
     /// Processes of the hook outside its process group, by pid with their start time (HookTree).
-    var members: [Int32: UInt64] = [:]
+    var members = PidMap<UInt64>()
     /// The last signal sent to the tree; a member found later gets it too.
     private(set) var lastSignal: Signal?
     /// The read ends of the output pipes; nil once closed.
@@ -79,7 +79,7 @@ final class ChildProcess {
     func signalTree(_ signal: Signal) {
         lastSignal = signal
         ChildSpawn.signalGroup(pid, signal)
-        for (member, start) in members { HookTree.signal(member, startTime: start, signal) }
+        members.forEach { member, start in HookTree.signal(member, startTime: start, signal) }
     }
 
     /// True while any process of the hook lives: one of its process group (whose zombies,

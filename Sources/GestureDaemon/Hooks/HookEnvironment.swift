@@ -13,8 +13,10 @@ public enum HookEnvironment {
         })
     }
 
-    /// `inherited`, then the gesture's variables.
-    static func make(event e: GestureEvent, device: HookDevice, inherited: CStringList) -> CStringList {
+    /// `inherited`, then the gesture's variables, then the hook's marker (HookTree: its prefix
+    /// and the hook's id) when given.
+    static func make(event e: GestureEvent, device: HookDevice, inherited: CStringList,
+                     marker: (prefix: String, id: Int)? = nil) -> CStringList {
         var out = inherited
         variable("GESTURE_KIND=", &out) { $0.add(e.kind.rawValue) }
         variable("GESTURE_PHASE=", &out) { $0.add(e.phase.rawValue) }
@@ -31,6 +33,9 @@ public enum HookEnvironment {
         variable("GESTURE_DEVICE_NAME=", &out) { $0.add(device.name) }
         variable("GESTURE_DEVICE_KIND=", &out) { $0.add(device.kind.rawValue) }
         variable("GESTURE_DEVICE_NODE=", &out) { $0.add(device.node) }
+        if let marker {
+            out.begin(); out.add(marker.prefix); digits(of: marker.id, &out); out.end()
+        }
         return out
     }
 

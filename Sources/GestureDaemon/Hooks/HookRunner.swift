@@ -358,8 +358,9 @@ public final class HookRunner: Sendable {
     private func spawn(_ r: Request, limits: HookLimits, tree: HookTree) -> ChildProcess? {
         let binding = r.binding
         let label = { "\(binding.location) [\(binding.gesture)]" }
-        var env = HookEnvironment.make(event: r.event, device: r.device, inherited: inherited)
-        let id = tree.newMarker(into: &env)
+        let id = tree.newMarker()
+        let env = HookEnvironment.make(event: r.event, device: r.device, inherited: inherited,
+                                       marker: (tree.markerPrefix, id))
         do {
             let c = try ChildProcess(command: r.binding.command, environment: env, hookID: id, label: label(),
                                      timeout: r.binding.timeout ?? limits.timeout, killAfter: limits.killAfter)

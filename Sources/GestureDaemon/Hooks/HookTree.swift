@@ -38,8 +38,9 @@ final class HookTree {
     static let scanInterval: Duration = .milliseconds(100)
 
     let token: String
-    /// `GESTURED_HOOK=<token>:`, what every marker of this runner starts with.
-    private let markerPrefix: String
+    /// `GESTURED_HOOK=<token>:`, what every marker of this runner starts with; a hook's ends
+    /// with its id (`HookEnvironment.make`).
+    let markerPrefix: String
     let reapsAdoptedChildren: Bool
     private let ownPid = CurrentProcess.id
     private let ownUID = CurrentProcess.effectiveUserID
@@ -52,11 +53,11 @@ final class HookTree {
     static let incrementalWindow: Duration = .seconds(1)
     /// Processes read once and found not to be a hook's, by pid with their start time (their
     /// environment does not change, and a process forked from a member is new).
-    private var strangers: [Int32: UInt64] = [:]
+    private var strangers = PidMap<UInt64>()
     /// Processes of our uid whose environment read empty, and in how many scans in a row. In
     /// the middle of execve a process's environment reads empty for a moment, so one such read
     /// decides nothing; three do (a process started with no environment at all).
-    private var emptyReads: [Int32: (startTime: UInt64, scans: Int)] = [:]
+    private var emptyReads = PidMap<(startTime: UInt64, scans: Int)>()
     static let emptyReadsToDecide = 3
     /// The last scan met a process it could not yet place (its environment read empty): no hook
     /// may be taken for over until a scan places it, since it may be that hook's.
@@ -69,13 +70,9 @@ final class HookTree {
         self.reapsAdoptedChildren = reapsAdoptedChildren
     }
 
-    /// A new hook's id, and the environment string that marks its processes added to `env`.
-    func newMarker(into env: inout CStringList) -> Int {
+    /// A new hook's id: its marker is `markerPrefix` and the id.
+    func newMarker() -> Int {
         defer { nextID += 1 }
-        env.begin()
-        env.add(markerPrefix)
-        HookEnvironment.digits(of: nextID, &env)
-        env.end()
         return nextID
     }
 
@@ -103,31 +100,34 @@ final class HookTree {
         lastPidAtScan = lastPid
         undecided = false
         var findings = Findings()
-        var table: [Int32: ProcessTable.Entry] = [:]
-        let listed = ProcessTable.pids()
-        for pid in listed where !(trusted && strangers[pid] != nil) {
+        var table = PidMap<ProcessTable.Entry>()
+        let listed = ProcessTable.pids().sorted()
+        for pid in listed where !(trusted && strangers.contains(pid)) {
             if let e = ProcessTable.entry(pid) { table[pid] = e }
         }
         if trusted {
-            let present = Set(listed)
-            strangers = strangers.filter { present.contains($0.key) }
+            var present = PidMap<Void>()
+            for pid in listed { present[pid] = () }
+            strangers.keep { pid, _ in present.contains(pid) }
         }
         // Members that ended: gone, their pid reused, or a zombie (reaped here when ours).
-        var owner: [Int32: ChildProcess] = [:]
+        var owner = PidMap<ChildProcess>()
         for hook in hooks {
-            for (pid, start) in hook.members {
-                guard let e = table[pid], e.startTime == start else { hook.members[pid] = nil; continue }
+            var ended: [Int32] = []
+            hook.members.forEach { pid, start in
+                guard let e = table[pid], e.startTime == start else { ended.append(pid); return }
                 if e.isZombie {
                     if e.parent == ownPid, (try? ChildSpawn.waitNoHang(pid)) != nil { findings.reaped += 1 }
-                    hook.members[pid] = nil
-                    continue
+                    ended.append(pid)
+                    return
                 }
                 owner[pid] = hook
             }
+            for pid in ended { hook.members[pid] = nil }
             if !hook.leaderReaped { owner[hook.pid] = hook }
         }
-        let leaders = Set(hooks.filter { !$0.leaderReaped }.map(\.pid))   // collected by the runner itself
-        let byID = Dictionary(hooks.map { ($0.hookID, $0) }, uniquingKeysWith: { a, _ in a })
+        var leaders = PidMap<Void>()   // collected by the runner itself
+        for hook in hooks where !hook.leaderReaped { leaders[hook.pid] = () }
         let prefix = markerPrefix
         // Parents start before their children: in start-time order a new member's children
         // are attributed in the same pass.
@@ -151,7 +151,7 @@ final class HookTree {
             guard ProcessTable.owner(e.pid) == ownUID else { strangers[e.pid] = e.startTime; continue }
             switch ProcessTable.environment(of: e.pid, entryStartingWith: prefix) {
             case .found(let idText)?:
-                if let id = Int(idText), let hook = byID[id] {
+                if let id = Int(idText), let hook = hooks.first(where: { $0.hookID == id }) {
                     join(hook, e, &owner, &findings)
                 } else if let id = Int(idText) {
                     findings.strays.append((e.pid, e.startTime, id))
@@ -171,8 +171,8 @@ final class HookTree {
             case nil: break   // unreadable for now (exiting): next scan
             }
         }
-        if !trusted { strangers = strangers.filter { table[$0.key]?.startTime == $0.value } }
-        emptyReads = emptyReads.filter { table[$0.key]?.startTime == $0.value.startTime && strangers[$0.key] == nil }
+        if !trusted { strangers.keep { pid, start in table[pid]?.startTime == start } }
+        emptyReads.keep { pid, read in table[pid]?.startTime == read.startTime && !strangers.contains(pid) }
         return findings
     }
 
@@ -183,7 +183,7 @@ final class HookTree {
         return now - previousScan <= incrementalWindow && lastPid >= previousLastPid
     }
 
-    private func join(_ hook: ChildProcess, _ e: ProcessTable.Entry, _ owner: inout [Int32: ChildProcess],
+    private func join(_ hook: ChildProcess, _ e: ProcessTable.Entry, _ owner: inout PidMap<ChildProcess>,
                       _ findings: inout Findings) {
         hook.members[e.pid] = e.startTime
         owner[e.pid] = hook
