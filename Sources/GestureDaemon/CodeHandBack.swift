@@ -10,9 +10,10 @@ import LinuxSystem
 ///
 /// Start-up and reload hand back at once (`now`); the others `soon`: one drop `delay` after the
 /// first of them, however many follow, so clients that subscribe again and again cost one read
-/// of /proc/self/smaps per `delay`, and a device opened and its first client share one.
+/// of /proc/self/smaps (a fraction of a millisecond) per `delay`, and a device opened and its
+/// first client share one. Half a second: over before a person's first gesture, as a rule.
 final class CodeHandBack {
-    static let delay: Duration = .seconds(2)
+    static let delay: Duration = .milliseconds(500)
     private let timer = DeadlineTimer()
     private let log: Logger
     private let loop: EventLoop
