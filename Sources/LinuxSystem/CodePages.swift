@@ -2,9 +2,11 @@
 import Glibc
 #endif
 
-/// The process's mappings of program code (the executable's and the shared libraries' r-xp
-/// segments). Pages of code run once (start-up: the argument parser, the config and YAML reader,
-/// udev enumeration) stay mapped, and so counted in the resident set, for the life of the process.
+/// The process's mappings of program code and constants (the executable's and the shared
+/// libraries' r-xp and r--p segments: code, read-only data, symbol tables). Pages used once
+/// (start-up: the argument parser, the config and YAML reader, udev enumeration, the dynamic
+/// linker's symbol lookups) stay mapped, and so counted in the resident set, for the life of the
+/// process.
 public enum CodePages {
     /// One file-backed code mapping of /proc/self/smaps.
     struct Mapping: Equatable {
@@ -30,7 +32,7 @@ public enum CodePages {
         return dropped
     }
 
-    /// The r-xp mappings of files (path starting with "/") in smaps text, with their Rss (kB).
+    /// The r-xp and r--p mappings of files (path starting with "/") in smaps text, with their Rss (kB).
     static func codeMappings(_ smaps: String) -> [(Mapping, rss: Int)] {
         var out: [(Mapping, rss: Int)] = []
         var current: Mapping?
@@ -42,7 +44,7 @@ public enum CodePages {
             if first.contains("-") && !first.hasSuffix(":") {
                 flush()
                 let range = first.split(separator: "-")
-                guard fields.count >= 6, fields[1] == "r-xp", fields[5].hasPrefix("/"), range.count == 2,
+                guard fields.count >= 6, fields[1] == "r-xp" || fields[1] == "r--p", fields[5].hasPrefix("/"), range.count == 2,
                       let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16) else { continue }
                 current = Mapping(start: start, end: end, path: fields[5...].joined(separator: " "), anonymousKilobytes: 0)
             } else if current != nil, fields.count >= 2, let kb = Int(fields[1]) {

@@ -14,6 +14,9 @@ import Testing
     55d0c0400000-55d0c0500000 r--p 00410000 08:01 1234 /usr/bin/gestured
     Rss:                 400 kB
     Anonymous:             0 kB
+    55d0c0500000-55d0c0510000 rw-p 00510000 08:01 1234 /usr/bin/gestured
+    Rss:                  64 kB
+    Anonymous:            64 kB
     7f0000000000-7f0000100000 r-xp 00028000 08:01 99 /usr/lib/x86_64-linux-gnu/libc.so.6
     Rss:                 900 kB
     Anonymous:             0 kB
@@ -25,13 +28,14 @@ import Testing
     Anonymous:             0 kB
     """
 
-    /// Only file-backed r-xp mappings; a mapping with pages of its own is reported with them (and
-    /// left alone by the drop); a path with a space is kept whole.
-    @Test func codeMappings_areTheFilesExecutableSegments() {
+    /// Only file-backed r-xp and r--p mappings (not rw-p data, not the vdso); a mapping with
+    /// pages of its own is reported with them (and left alone by the drop); a path with a space
+    /// is kept whole.
+    @Test func codeMappings_areTheFilesExecutableAndReadOnlySegments() {
         let m = CodePages.codeMappings(Self.smaps)
-        #expect(m.map(\.0.path) == ["/usr/bin/gestured", "/usr/lib/x86_64-linux-gnu/libc.so.6", "/opt/patched lib.so"])
-        #expect(m.map(\.rss) == [3200, 900, 64])
-        #expect(m.map(\.0.anonymousKilobytes) == [0, 0, 8])
+        #expect(m.map(\.0.path) == ["/usr/bin/gestured", "/usr/bin/gestured", "/usr/lib/x86_64-linux-gnu/libc.so.6", "/opt/patched lib.so"])
+        #expect(m.map(\.rss) == [3200, 400, 900, 64])
+        #expect(m.map(\.0.anonymousKilobytes) == [0, 0, 0, 8])
         #expect(m[0].0.start == 0x55d0c0000000 && m[0].0.end == 0x55d0c0400000)
     }
 
@@ -49,6 +53,6 @@ import Testing
         #expect(dropped > 0, "nothing dropped (code resident before: \(before) kB)")
         #expect(after < before, "code resident \(before) kB before the drop, \(after) kB after")
         // Code that ran before the drop runs again.
-        #expect(CodePages.codeMappings(Self.smaps).count == 3)
+        #expect(CodePages.codeMappings(Self.smaps).count == 4)
     }
 }
