@@ -171,7 +171,7 @@ public enum EventCodes {
             default: return "SYN_\(code)"
             }
         case EventType.abs:
-            return absNames[code] ?? "ABS_\(code)"
+            return absName(code).map { "\($0)" } ?? "ABS_\(code)"
         case EventType.key:
             return keyNames[code] ?? "KEY_\(code)"
         case EventType.msc:
@@ -186,18 +186,33 @@ public enum EventCodes {
         }
     }
 
-    static let absNames: [UInt16: String] = [
-        AbsCode.x: "ABS_X", AbsCode.y: "ABS_Y", AbsCode.pressure: "ABS_PRESSURE",
-        AbsCode.distance: "ABS_DISTANCE", AbsCode.toolWidth: "ABS_TOOL_WIDTH",
-        AbsCode.mtSlot: "ABS_MT_SLOT", AbsCode.mtTouchMajor: "ABS_MT_TOUCH_MAJOR",
-        AbsCode.mtTouchMinor: "ABS_MT_TOUCH_MINOR", AbsCode.mtWidthMajor: "ABS_MT_WIDTH_MAJOR",
-        AbsCode.mtWidthMinor: "ABS_MT_WIDTH_MINOR", AbsCode.mtOrientation: "ABS_MT_ORIENTATION",
-        AbsCode.mtPositionX: "ABS_MT_POSITION_X", AbsCode.mtPositionY: "ABS_MT_POSITION_Y",
-        AbsCode.mtToolType: "ABS_MT_TOOL_TYPE", AbsCode.mtBlobId: "ABS_MT_BLOB_ID",
-        AbsCode.mtTrackingId: "ABS_MT_TRACKING_ID", AbsCode.mtPressure: "ABS_MT_PRESSURE",
-        AbsCode.mtDistance: "ABS_MT_DISTANCE", AbsCode.mtToolX: "ABS_MT_TOOL_X",
-        AbsCode.mtToolY: "ABS_MT_TOOL_Y",
-    ]
+    /// An ABS code's name, a literal: a report of an axis out of range while a device streams
+    /// names it without a dictionary (and its hashing) or a String.
+    static func absName(_ code: UInt16) -> StaticString? {
+        switch code {
+        case AbsCode.x: "ABS_X"
+        case AbsCode.y: "ABS_Y"
+        case AbsCode.pressure: "ABS_PRESSURE"
+        case AbsCode.distance: "ABS_DISTANCE"
+        case AbsCode.toolWidth: "ABS_TOOL_WIDTH"
+        case AbsCode.mtSlot: "ABS_MT_SLOT"
+        case AbsCode.mtTouchMajor: "ABS_MT_TOUCH_MAJOR"
+        case AbsCode.mtTouchMinor: "ABS_MT_TOUCH_MINOR"
+        case AbsCode.mtWidthMajor: "ABS_MT_WIDTH_MAJOR"
+        case AbsCode.mtWidthMinor: "ABS_MT_WIDTH_MINOR"
+        case AbsCode.mtOrientation: "ABS_MT_ORIENTATION"
+        case AbsCode.mtPositionX: "ABS_MT_POSITION_X"
+        case AbsCode.mtPositionY: "ABS_MT_POSITION_Y"
+        case AbsCode.mtToolType: "ABS_MT_TOOL_TYPE"
+        case AbsCode.mtBlobId: "ABS_MT_BLOB_ID"
+        case AbsCode.mtTrackingId: "ABS_MT_TRACKING_ID"
+        case AbsCode.mtPressure: "ABS_MT_PRESSURE"
+        case AbsCode.mtDistance: "ABS_MT_DISTANCE"
+        case AbsCode.mtToolX: "ABS_MT_TOOL_X"
+        case AbsCode.mtToolY: "ABS_MT_TOOL_Y"
+        default: nil
+        }
+    }
 
     static let keyNames: [UInt16: String] = [
         KeyCode.btnLeft: "BTN_LEFT", KeyCode.btnRight: "BTN_RIGHT", KeyCode.btnMiddle: "BTN_MIDDLE",

@@ -106,6 +106,8 @@ struct DecoderContext: Sendable {
     static let maxDiagnosticsKept = 100
     /// Time of the event being decoded (for rate-limited reports).
     var eventTime = Instant.zero
+    /// "kernel bug: <the device's name, escaped>: ", what a rate-limited report begins with.
+    var reportPrefix: [UInt8] = []
     private var lastReportMicroseconds = [Int64](repeating: Int64.min, count: 64)
     private var suppressedReports = [Int](repeating: 0, count: 64)
     static let reportIntervalMicroseconds: Int64 = 10_000_000
@@ -123,7 +125,8 @@ struct DecoderContext: Sendable {
     /// One report per axis `code` per `reportIntervalMicroseconds` of device time, whatever the
     /// values (a flood of bad slot numbers or coordinates is one line per interval, with a count).
     /// Time running backwards (a broken recording) counts as inside the interval, never as a new one.
-    mutating func diagnoseLimited(code: UInt16, _ text: @autoclosure () -> String) {
+    /// `text` writes the report after `reportPrefix`, only when it is made.
+    mutating func diagnoseLimited(code: UInt16, _ text: (inout TextBytes) -> Void) {
         let c = Int(code) & 63
         let last = lastReportMicroseconds[c]
         if last != Int64.min && (eventTime.microseconds &- last).magnitude < UInt64(Self.reportIntervalMicroseconds) {
@@ -131,11 +134,12 @@ struct DecoderContext: Sendable {
             return
         }
         lastReportMicroseconds[c] = eventTime.microseconds
-        var line = text()
+        var line = TextBytes(reportPrefix)
+        text(&line)
         if suppressedReports[c] > 0 {
-            line += " (\(suppressedReports[c]) more since the last report)"
+            line.add(" ("); line.add(suppressedReports[c]); line.add(" more since the last report)")
             suppressedReports[c] = 0
         }
-        diagnose(line)
+        diagnose(line.text)
     }
 }

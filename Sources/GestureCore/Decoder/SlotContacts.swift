@@ -26,7 +26,6 @@ struct SlotContacts: Sendable {
 
     private let scale: AxisScale
     private let picture: AxisPicture
-    private let deviceName: String
     private var slots: [Slot]
     /// The last ABS_MT_SLOT named a slot that exists; while not, the slot's events are ignored.
     private var currentSlotValid = true
@@ -43,7 +42,6 @@ struct SlotContacts: Sendable {
     init(device: DeviceDescription, scale: AxisScale, picture: AxisPicture, state: EvdevState, knownSlots: Int, currentSlotValid: Bool) {
         self.scale = scale
         self.picture = picture
-        deviceName = TextEscaping.escaped(device.name)
         slots = Array(repeating: Slot(), count: state.slotCount)
         self.currentSlotValid = currentSlotValid && state.slotCount > 0
         for i in 0..<Swift.min(knownSlots, slots.count) { slots[i].flags = Slot.xKnown | Slot.yKnown }
@@ -59,7 +57,10 @@ struct SlotContacts: Sendable {
                 state.setCurrentSlot(Int(value)); currentSlotValid = true
             } else {
                 currentSlotValid = false
-                ctx.diagnoseLimited(code: AbsCode.mtSlot, "kernel bug: \(deviceName): ABS_MT_SLOT \(value) outside 0…\(slots.count - 1), its events ignored")
+                let last = slots.count - 1
+                ctx.diagnoseLimited(code: AbsCode.mtSlot) { t in
+                    t.add("ABS_MT_SLOT "); t.add(value); t.add(" outside 0…"); t.add(last); t.add(", its events ignored")
+                }
             }
             return
         }

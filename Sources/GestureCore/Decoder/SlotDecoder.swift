@@ -82,6 +82,7 @@ public struct SlotDecoder: Sendable {
     public init(device: DeviceDescription, transform: AxisTransform = .identity, initialState: EvdevState? = nil) {
         self.device = device
         self.transform = transform
+        ctx.reportPrefix = Array("kernel bug: \(TextEscaping.escaped(device.name)): ".utf8)
         contactProtocol = device.contactProtocol
         isSemiMT = device.isSemiMT
         scale = AxisScale(device, transform: transform)
@@ -257,7 +258,10 @@ public struct SlotDecoder: Sendable {
     @inline(never)
     private mutating func outOfRange(_ code: UInt16, _ value: Int32, _ range: ClosedRange<Int32>) -> Int32 {
         let lo = range.lowerBound, hi = range.upperBound
-        ctx.diagnoseLimited(code: code, "kernel bug: \(TextEscaping.escaped(device.name)): \(EventCodes.name(type: EventType.abs, code: code)) \(value) outside \(lo)…\(hi), clamped")
+        ctx.diagnoseLimited(code: code) { t in
+            if let name = EventCodes.absName(code) { t.add(name) } else { t.add("ABS_"); t.add(Int(code)) }
+            t.add(" "); t.add(value); t.add(" outside "); t.add(lo); t.add("…"); t.add(hi); t.add(", clamped")
+        }
         return value < lo ? lo : hi
     }
 

@@ -1,0 +1,31 @@
+/// UTF-8 text written as bytes: the decoder's rate-limited "kernel bug:" lines, which a device
+/// with an axis out of range sends while it streams. Made of literals and our own digits, a line
+/// stays out of the static runtime's string interpolation and integer formatting, whose code
+/// would otherwise join the resident set for the rest of the stream.
+struct TextBytes {
+    private(set) var bytes: [UInt8] = []
+
+    init() {}
+
+    init(_ prefix: [UInt8]) { bytes = prefix }
+
+    mutating func add(_ s: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    mutating func add(_ n: Int64) {
+        if n < 0 { bytes.append(UInt8(ascii: "-")) }
+        var m = n.magnitude, divisor: UInt64 = 1
+        while divisor <= m / 10 { divisor *= 10 }
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(m / divisor))
+            m %= divisor
+            divisor /= 10
+        } while divisor > 0
+    }
+
+    mutating func add(_ n: Int32) { add(Int64(n)) }
+    mutating func add(_ n: Int) { add(Int64(n)) }
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+}
