@@ -24,7 +24,7 @@ public enum CodePages {
     public static func dropUnused() -> Int {
         guard let bytes = try? FileContents.bytes(of: "/proc/self/smaps", maximumBytes: 4 << 20) else { return 0 }
         var dropped = 0
-        for (m, rss) in codeMappings(String(decoding: bytes, as: UTF8.self)) where m.anonymousKilobytes == 0 {
+        for (m, rss) in codeMappings(bytes) where m.anonymousKilobytes == 0 {
             guard let base = UnsafeMutableRawPointer(bitPattern: m.start), m.end > m.start else { continue }
             if madvise(base, Int(m.end - m.start), MADV_DONTNEED) == 0 { dropped += rss }
             _ = madvise(base, Int(m.end - m.start), MADV_RANDOM)
@@ -32,27 +32,79 @@ public enum CodePages {
         return dropped
     }
 
-    /// The r-xp and r--p mappings of files (path starting with "/") in smaps text, with their Rss (kB).
-    static func codeMappings(_ smaps: String) -> [(Mapping, rss: Int)] {
+    static func codeMappings(_ smaps: String) -> [(Mapping, rss: Int)] { codeMappings(Array(smaps.utf8)) }
+
+    /// The r-xp and r--p mappings of files (path starting with "/") in smaps, with their Rss (kB).
+    /// Read as bytes, a line at a time: the smaps of a process runs to thousands of lines, and
+    /// the daemon reads its own after once-only work (CodeHandBack).
+    static func codeMappings(_ smaps: [UInt8]) -> [(Mapping, rss: Int)] {
         var out: [(Mapping, rss: Int)] = []
         var current: Mapping?
         var rss = 0
         func flush() { if let c = current { out.append((c, rss)) }; current = nil; rss = 0 }
-        for line in smaps.split(separator: "\n") {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard let first = fields.first else { continue }
-            if first.contains("-") && !first.hasSuffix(":") {
+        var start = 0
+        while start < smaps.count {
+            let end = smaps[start...].firstIndex(of: UInt8(ascii: "\n")) ?? smaps.count
+            let line = smaps[start..<end]
+            start = end + 1
+            guard let first = line.first else { continue }
+            if Self.isHex(first) {   // a mapping's header (its fields' lines begin with a capital)
                 flush()
-                let range = first.split(separator: "-")
-                guard fields.count >= 6, fields[1] == "r-xp" || fields[1] == "r--p", fields[5].hasPrefix("/"), range.count == 2,
-                      let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16) else { continue }
-                current = Mapping(start: start, end: end, path: fields[5...].joined(separator: " "), anonymousKilobytes: 0)
-            } else if current != nil, fields.count >= 2, let kb = Int(fields[1]) {
-                if first == "Rss:" { rss = kb }
-                if first == "Anonymous:" { current!.anonymousKilobytes = kb }
+                current = Self.header(line)
+            } else if current != nil, let kb = Self.kilobytes(line, after: "Rss:") {
+                rss = kb
+            } else if current != nil, let kb = Self.kilobytes(line, after: "Anonymous:") {
+                current!.anonymousKilobytes = kb
             }
         }
         flush()
         return out
+    }
+
+    private static func isHex(_ b: UInt8) -> Bool {
+        (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "f"))
+    }
+
+    /// "START-END PERMS OFFSET DEV INODE PATH": the mapping when it is a file's r-xp or r--p one,
+    /// nil for any other header (and for a line that is no header).
+    private static func header(_ line: ArraySlice<UInt8>) -> Mapping? {
+        var fields: [ArraySlice<UInt8>] = []
+        var i = line.startIndex
+        while i < line.endIndex && fields.count < 5 {
+            while i < line.endIndex && line[i] == UInt8(ascii: " ") { i += 1 }
+            let from = i
+            while i < line.endIndex && line[i] != UInt8(ascii: " ") { i += 1 }
+            if from < i { fields.append(line[from..<i]) }
+        }
+        while i < line.endIndex && line[i] == UInt8(ascii: " ") { i += 1 }
+        let path = line[i...]
+        guard fields.count == 5, path.first == UInt8(ascii: "/"),
+              fields[1].elementsEqual("r-xp".utf8) || fields[1].elementsEqual("r--p".utf8),
+              let dash = fields[0].firstIndex(of: UInt8(ascii: "-")),
+              let start = hex(fields[0][..<dash]), let end = hex(fields[0][(dash + 1)...]) else { return nil }
+        return Mapping(start: start, end: end, path: String(decoding: path, as: UTF8.self), anonymousKilobytes: 0)
+    }
+
+    private static func hex(_ digits: ArraySlice<UInt8>) -> UInt? {
+        guard !digits.isEmpty, digits.count <= 16 else { return nil }
+        var v: UInt = 0
+        for d in digits {
+            guard isHex(d) else { return nil }
+            v = v << 4 | UInt(d <= UInt8(ascii: "9") ? d - UInt8(ascii: "0") : d - UInt8(ascii: "a") + 10)
+        }
+        return v
+    }
+
+    /// The number of a "NAME:    N kB" line that starts with `name`.
+    private static func kilobytes(_ line: ArraySlice<UInt8>, after name: StaticString) -> Int? {
+        let n = name.utf8CodeUnitCount
+        guard line.count > n, line.prefix(n).elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: n)) else { return nil }
+        var v = 0, seen = false
+        for b in line.dropFirst(n) {
+            if b == UInt8(ascii: " ") { if seen { break } else { continue } }
+            guard b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") else { return nil }
+            v = v * 10 + Int(b - UInt8(ascii: "0")); seen = true
+        }
+        return seen ? v : nil
     }
 }

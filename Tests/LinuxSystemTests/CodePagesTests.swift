@@ -39,6 +39,41 @@ import Testing
         #expect(m[0].0.start == 0x55d0c0000000 && m[0].0.end == 0x55d0c0400000)
     }
 
+    /// The String-split parse the byte reader replaced, as the reference.
+    static func reference(_ smaps: String) -> [(start: UInt, end: UInt, path: String, anonymous: Int, rss: Int)] {
+        var out: [(start: UInt, end: UInt, path: String, anonymous: Int, rss: Int)] = []
+        var current: (start: UInt, end: UInt, path: String, anonymous: Int)?
+        var rss = 0
+        func flush() { if let c = current { out.append((c.start, c.end, c.path, c.anonymous, rss)) }; current = nil; rss = 0 }
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard let first = fields.first else { continue }
+            if first.contains("-") && !first.hasSuffix(":") {
+                flush()
+                let range = first.split(separator: "-")
+                guard fields.count >= 6, fields[1] == "r-xp" || fields[1] == "r--p", fields[5].hasPrefix("/"), range.count == 2,
+                      let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16) else { continue }
+                current = (start, end, fields[5...].joined(separator: " "), 0)
+            } else if current != nil, fields.count >= 2, let kb = Int(fields[1]) {
+                if first == "Rss:" { rss = kb }
+                if first == "Anonymous:" { current!.anonymous = kb }
+            }
+        }
+        flush()
+        return out
+    }
+
+    /// This process's own smaps, hundreds of mappings, read both ways.
+    @Test func codeMappings_ofThisProcess_matchTheReference() throws {
+        let text = String(decoding: try FileContents.bytes(of: "/proc/self/smaps", maximumBytes: 8 << 20), as: UTF8.self)
+        let m = CodePages.codeMappings(text)
+        let r = Self.reference(text)
+        #expect(m.count == r.count && m.count > 5)
+        for (a, b) in zip(m, r) {
+            #expect(a.0.start == b.start && a.0.end == b.end && a.0.path == b.path && a.0.anonymousKilobytes == b.anonymous && a.rss == b.rss)
+        }
+    }
+
     private func codeRss() throws -> Int {
         let text = String(decoding: try FileContents.bytes(of: "/proc/self/smaps", maximumBytes: 8 << 20), as: UTF8.self)
         return CodePages.codeMappings(text).reduce(0) { $0 + $1.rss }
