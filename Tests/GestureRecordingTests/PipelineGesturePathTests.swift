@@ -14,16 +14,18 @@ import Testing
         case diagnostic(String)
     }
 
+    static func out(_ o: GesturePipeline.Output) -> Out {
+        switch o {
+        case .frame(let f): .frame(f.time, f.touches.count)
+        case .gesture(let g): .gesture(g)
+        case .diagnostic(let d): .diagnostic(d)
+        }
+    }
+
     static func plain(_ r: Recording) -> [Out] {
         var p = GesturePipeline(device: r.description)
         var out: [Out] = []
-        let emit: (GesturePipeline.Output) -> Void = { o in
-            switch o {
-            case .frame(let f): out.append(.frame(f.time, f.touches.count))
-            case .gesture(let g): out.append(.gesture(g))
-            case .diagnostic(let d): out.append(.diagnostic(d))
-            }
-        }
+        let emit: (GesturePipeline.Output) -> Void = { out.append(Self.out($0)) }
         for e in r.events { p.feed(e, emit) }
         if let last = p.lastTime { p.advance(to: last + .seconds(3), emit) }
         return out
@@ -34,13 +36,7 @@ import Testing
         var p = GesturePipeline(device: r.description)
         p.emitsFrames = frames
         var out: [Out] = []
-        let emit: (GesturePipeline.Output) -> Void = { o in
-            switch o {
-            case .frame(let f): out.append(.frame(f.time, f.touches.count))
-            case .gesture(let g): out.append(.gesture(g))
-            case .diagnostic(let d): out.append(.diagnostic(d))
-            }
-        }
+        let emit: (GesturePipeline.Output) -> Void = { out.append(Self.out($0)) }
         var i = 0
         while i < r.events.count {
             let read = Array(r.events[i..<min(i + 7, r.events.count)])
