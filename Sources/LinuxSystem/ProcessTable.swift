@@ -149,8 +149,15 @@ public enum ProcessTable {
         guard let bytes = procPath(pid, "/environ", { p in try? FileContents.prefix(ofPath: p, maximumBytes: 1 << 20) }) else { return nil }
         if bytes.isEmpty { return .empty }
         let wanted = Array(prefix.utf8)
-        for string in bytes.split(separator: 0) where string.starts(with: wanted) {
-            return .found(String(decoding: string.dropFirst(wanted.count), as: UTF8.self))
+        // String by string in place: `split` would make an array of slices for every process
+        // every scan, and free it through the runtime's generic destroy.
+        var start = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: 0) ?? bytes.count
+            if bytes[start..<end].starts(with: wanted) {
+                return .found(String(decoding: bytes[(start + wanted.count)..<end], as: UTF8.self))
+            }
+            start = end + 1
         }
         return .absent
     }

@@ -72,6 +72,8 @@ import Testing
         defer { kill(pid, SIGKILL); var status: Int32 = 0; waitpid(pid, &status, 0) }
         #expect(first == .found("x:7"))
         #expect(ProcessTable.environment(of: pid, entryStartingWith: "PROCESS_TABLE_ABSENT=") == .absent)
+        #expect(ProcessTable.environment(of: pid, entryStartingWith: "A=") == .found("1"), "the first entry")
+        #expect(ProcessTable.environment(of: pid, entryStartingWith: "B=") == .found("2"), "the last entry")
         #expect(ProcessTable.environment(of: 0x3fff_fff0, entryStartingWith: "X=") == nil)
     }
 }
