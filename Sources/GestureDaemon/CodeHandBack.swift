@@ -8,27 +8,36 @@ import LinuxSystem
 /// drops them (they come back from the page cache if that work runs again) and the allocator's
 /// free pages go back to the system.
 ///
-/// Start-up and reload hand back at once (`now`); the others `soon`: one drop `delay` after the
-/// first of them, however many follow, so clients that subscribe again and again cost one read
-/// of /proc/self/smaps (a fraction of a millisecond) per `delay`, and a device opened and its
-/// first client share one. Half a second: over before a person's first gesture, as a rule.
+/// Start-up hands back at once (`now`); a reload, a device opened and a subscribe `soon`: one
+/// drop `delay` after the first of them, however many follow, so clients that subscribe again
+/// and again cost one read of /proc/self/smaps (a fraction of a millisecond) per `delay`, and a
+/// device opened and its first client share one. Never while a finger is down or a gesture
+/// waits (`quiet`): the frames after a drop fault the running code back in (milliseconds under
+/// an emulator), which would shift an exclusive device's holds against real time; the drop
+/// waits another `delay` then.
 final class CodeHandBack {
     static let delay: Duration = .milliseconds(500)
     private let timer = DeadlineTimer()
     private let log: Logger
     private let loop: EventLoop
+    /// Whether no device has a finger on it or a gesture waiting.
+    var quiet: () -> Bool = { true }
 
     init(loop: EventLoop, log: Logger) {
         self.loop = loop; self.log = log
         loop.add(timer.fd, priority: .normal) { [unowned self] _ in
             self.timer.acknowledge()
-            self.now("a device opened or a client subscribed")
+            if self.quiet() {
+                self.now("a reload, a device opened or a client subscribed")
+            } else {
+                self.timer.arm(at: MonotonicClock.now() + Self.delay)
+            }
         }
     }
 
     deinit { loop.remove(timer.fd) }
 
-    /// Start-up or a reload is over.
+    /// Start-up is over.
     func now(_ after: String) {
         timer.arm(at: nil)
         CurrentProcess.returnFreeMemory()

@@ -70,6 +70,8 @@ public final class Daemon {
         self.handBack = handBack
         sessions = DeviceSessions(loop: loop, log: log, bus: bus, plan: plan)
         sessions.onOpened = { handBack.soon() }
+        let quietSessions = sessions
+        handBack.quiet = { [unowned quietSessions] in quietSessions.areIdle }
         let sessions = sessions
         socket = SocketService(loop: loop, log: log, bus: bus, options: options, config: config.socket, origin: origin,
                                devices: { sessions.devices })
@@ -157,7 +159,7 @@ public final class Daemon {
         log.level = Logger.Level(rawValue: new.log.level.rawValue) ?? .info
         log.info("reload: config \(new.file) in force")
         runner.apply(plan)
-        handBack.now("a reload")
+        handBack.soon()
     }
 
     /// Asks the loop to stop (from a handler on the loop's thread).

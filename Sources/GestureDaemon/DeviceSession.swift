@@ -96,6 +96,9 @@ public final class DeviceSession {
 
     private static func isIdle(_ p: inout GesturePipeline) -> Bool { p.isIdle }
 
+    /// Nothing on the device and nothing waiting (`GesturePipeline.isIdle`).
+    var isIdle: Bool { Self.isIdle(&pipeline) }
+
     /// When the pipeline next needs `advance(to:)`: the arena's waits (tap vs double tap, long
     /// press, debounce), the decoder's stuck-touch watchdog and an exclusive device's waits.
     public var nextDeadline: Instant? {

@@ -1,10 +1,13 @@
 import Foundation
+import GestureCore
+@testable import GestureDaemon
+import LinuxSystem
 import Testing
 
 /// The daemon hands back the code pages of once-only work: at start-up, and half a second after
 /// a client subscribes, however many subscribe (CodeHandBack).
 @Suite struct CodeHandBackTests {
-    static let line = "kB of code pages handed back after a device opened or a client subscribed"
+    static let line = "kB of code pages handed back after a reload, a device opened or a client subscribed"
 
     func count(_ d: DaemonProcess) -> Int { d.log.components(separatedBy: Self.line).count - 1 }
 
@@ -28,5 +31,33 @@ import Testing
         usleep(700_000)
         let n = count(d)
         #expect(n >= 2 && n <= 6, "\(n) hand-backs for 80 subscribes in 1.6 s")
+    }
+}
+
+/// CodeHandBack itself, on a real event loop: a drop waits while a device is not quiet.
+@Suite struct CodeHandBackQuietTests {
+    @Test func aDrop_waitsUntilNoFingerIsDown() throws {
+        let pipe = try FileDescriptor.pipe()
+        pipe.readEnd.setNonBlocking()
+        defer { pipe.readEnd.close(); pipe.writeEnd.close() }
+        let loop = EventLoop()
+        let hand = CodeHandBack(loop: loop, log: Logger(level: .debug, journal: false, fd: pipe.writeEnd))
+        let start = MonotonicClock.now()
+        var asked = 0
+        // A finger is down for the first 1.2 s: asked at 0.5 and 1.0 s (not quiet), then 1.5 s.
+        hand.quiet = {
+            asked += 1
+            return MonotonicClock.now() - start > .milliseconds(1_200)
+        }
+        hand.soon()
+        let stopper = DeadlineTimer()
+        stopper.arm(at: start + .milliseconds(2_500))
+        loop.add(stopper.fd, priority: .normal) { _ in loop.stop() }
+        loop.run()
+        var buf = [UInt8](repeating: 0, count: 4096)
+        let n = buf.withUnsafeMutableBytes { (try? pipe.readEnd.read(into: $0)) ?? 0 }
+        let log = String(decoding: buf[0..<n], as: UTF8.self)
+        #expect(log.components(separatedBy: "handed back after").count - 1 == 1, "\(log)")
+        #expect(asked == 3, "asked \(asked) times")
     }
 }

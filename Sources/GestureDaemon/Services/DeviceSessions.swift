@@ -34,6 +34,8 @@ public final class DeviceSessions: DaemonService {
     private var rawFrames: Bool
     /// Called after a device is opened (the daemon hands back the code that ran for it).
     var onOpened: (() -> Void)?
+    /// No device has a finger on it or a gesture waiting.
+    var areIdle: Bool { sessionList.allSatisfy(\.isIdle) }
 
     init(loop: EventLoop, log: Logger, bus: GestureBus, plan: BindingPlan) {
         self.loop = loop; self.log = log; self.bus = bus; self.plan = plan
