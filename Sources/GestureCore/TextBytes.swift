@@ -13,19 +13,25 @@ struct TextBytes {
         bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 
-    mutating func add(_ n: Int64) {
-        if n < 0 { bytes.append(UInt8(ascii: "-")) }
-        var m = n.magnitude, divisor: UInt64 = 1
-        while divisor <= m / 10 { divisor *= 10 }
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(m / divisor))
-            m %= divisor
-            divisor /= 10
-        } while divisor > 0
-    }
+    mutating func add(_ n: Int64) { DecimalText.write(n) { bytes.append($0) } }
 
     mutating func add(_ n: Int32) { add(Int64(n)) }
     mutating func add(_ n: Int) { add(Int64(n)) }
 
     var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// A whole number in decimal, a byte at a time: the one digit writer of the text made as bytes
+/// (the decoder's reports, a hook's environment, /proc paths).
+public enum DecimalText {
+    public static func write(_ n: Int64, _ put: (UInt8) -> Void) {
+        if n < 0 { put(UInt8(ascii: "-")) }
+        var m = n.magnitude, divisor: UInt64 = 1
+        while divisor <= m / 10 { divisor *= 10 }
+        repeat {
+            put(UInt8(ascii: "0") + UInt8(m / divisor))
+            m %= divisor
+            divisor /= 10
+        } while divisor > 0
+    }
 }

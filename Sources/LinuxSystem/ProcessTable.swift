@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GestureCore
 
 /// What /proc says about other processes: the hook runner reads it to find every process a hook
 /// started, `setsid` included (docs/CONFIG.md, "What a hook owns").
@@ -110,13 +111,7 @@ public enum ProcessTable {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buf in
             var i = 0
             for b in "/proc/".utf8 { buf[i] = CChar(bitPattern: b); i += 1 }
-            var m = UInt32(bitPattern: pid), divisor: UInt32 = 1
-            while divisor <= m / 10 { divisor *= 10 }
-            repeat {
-                buf[i] = CChar(UInt8(ascii: "0") + UInt8(m / divisor)); i += 1
-                m %= divisor
-                divisor /= 10
-            } while divisor > 0
+            DecimalText.write(Int64(UInt32(bitPattern: pid))) { buf[i] = CChar(bitPattern: $0); i += 1 }
             for k in 0..<leaf.utf8CodeUnitCount where i < 31 { buf[i] = CChar(bitPattern: leaf.utf8Start[k]); i += 1 }
             buf[i] = 0
             return body(buf.baseAddress!)

@@ -80,13 +80,6 @@ public enum HookEnvironment {
 
     /// A whole number in decimal.
     static func digits(of n: Int, _ out: inout CStringList) {
-        if n < 0 { out.add(byte: UInt8(ascii: "-")) }
-        var m = n.magnitude, divisor: UInt = 1
-        while divisor <= m / 10 { divisor *= 10 }
-        repeat {
-            out.add(byte: UInt8(ascii: "0") + UInt8(m / divisor))
-            m %= divisor
-            divisor /= 10
-        } while divisor > 0
+        DecimalText.write(Int64(n)) { out.add(byte: $0) }
     }
 }
