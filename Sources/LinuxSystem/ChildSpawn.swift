@@ -9,12 +9,6 @@ public enum ChildSpawn {
     /// posix_spawn of `/bin/sh -c command` with `environment` (NAME=value strings): standard input
     /// from /dev/null, output and error on the given fds, signals reset to their defaults and
     /// unblocked, a process group of its own (so a timeout kills what it started too).
-    public static func shell(_ command: String, environment: [String], stdout: FileDescriptor,
-                             stderr: FileDescriptor) throws(SystemError) -> pid_t {
-        try shell(command, environment: CStringList(environment), stdout: stdout, stderr: stderr)
-    }
-
-    /// `shell(_:environment:stdout:stderr:)` with the environment as C strings already.
     public static func shell(_ command: String, environment: CStringList, stdout: FileDescriptor,
                              stderr: FileDescriptor) throws(SystemError) -> pid_t {
         var actions = posix_spawn_file_actions_t()

@@ -10,7 +10,7 @@ import LinuxSystem
 /// groups, their output pipes, and the SIGTERM-then-SIGKILL timeout.
 @Suite struct ChildProcessTests {
     static func start(_ command: String, timeout: Duration = .seconds(30), killAfter: Duration = .seconds(1)) throws -> ChildProcess {
-        try ChildProcess(command: command, environment: ["PATH=/usr/bin:/bin", "HOOK_TEST=from the environment"],
+        try ChildProcess(command: command, environment: CStringList(["PATH=/usr/bin:/bin", "HOOK_TEST=from the environment"]),
                          hookID: 0, label: "test", timeout: timeout, killAfter: killAfter)
     }
 

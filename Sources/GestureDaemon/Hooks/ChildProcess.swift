@@ -41,12 +41,6 @@ final class ChildProcess {
 
     /// Starts `command` with `environment` (NAME=value strings); the timeout starts now.
     /// `label` gets " pid N" appended.
-    convenience init(command: String, environment: [String], hookID: Int, label: @escaping @autoclosure () -> String,
-                     timeout: Duration, killAfter: Duration) throws(SpawnError) {
-        try self.init(command: command, environment: CStringList(environment), hookID: hookID, label: label(),
-                      timeout: timeout, killAfter: killAfter)
-    }
-
     init(command: String, environment: CStringList, hookID: Int, label: @escaping @autoclosure () -> String,
          timeout: Duration, killAfter: Duration) throws(SpawnError) {
         self.hookID = hookID
