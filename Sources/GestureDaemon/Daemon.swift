@@ -70,9 +70,8 @@ public final class Daemon {
         self.handBack = handBack
         sessions = DeviceSessions(loop: loop, log: log, bus: bus, plan: plan)
         sessions.onOpened = { handBack.soon() }
-        let quietSessions = sessions
-        handBack.quiet = { [unowned quietSessions] in quietSessions.areIdle }
         let sessions = sessions
+        handBack.quiet = { [unowned sessions] in sessions.areIdle }
         socket = SocketService(loop: loop, log: log, bus: bus, options: options, config: config.socket, origin: origin,
                                devices: { sessions.devices })
         actionsService = ActionsService(loop: loop, log: log, bus: bus, socket: socket, plan: plan)
