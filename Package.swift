@@ -20,6 +20,8 @@ import PackageDescription
 //   the shared library costs 0.95 MB resident (ld.so relocating it, its iostream start-up). The
 //   runtime's link arguments say `-lstdc++`; scripts/link/libstdc++.so, found first on the library
 //   path, is a linker script that answers with GCC's libstdc++.a: −0.6 to −1.1 MB (fifth pass);
+// - scripts/link/rodata.lds keeps `.rodata` read-only: swiftc marks a few of its input sections
+//   writable, which made the whole 1 MB section writable, in a mapping CodeHandBack cannot drop;
 // - every library call bound at start (`-z now`): full RELRO, the PLT's table read-only once the
 //   daemon runs (Debian's `bindnow` hardening); the resident set is the same (2026-12-05, the
 //   kernel VM's smaps of the 3M scenario).
@@ -27,7 +29,7 @@ let packageRoot = String(#filePath.dropLast("Package.swift".count))
 let daemonLink: [LinkerSetting] = [.unsafeFlags([
     "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "now",
     "-Xlinker", "--symbol-ordering-file=\(packageRoot)scripts/gestured.order", "-Xlinker", "--no-warn-symbol-ordering",
-    "-L", "\(packageRoot)scripts/link",
+    "-L", "\(packageRoot)scripts/link", "-Xlinker", "-T", "-Xlinker", "\(packageRoot)scripts/link/rodata.lds",
 ], .when(configuration: .release))]
 // Release builds leave out the run-time exclusivity checks (swift_beginAccess on every access to
 // a class's stored `var`): about 30 calls and 2.7 k instructions per input frame, 11 % of the
