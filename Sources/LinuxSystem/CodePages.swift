@@ -20,16 +20,47 @@ public enum CodePages {
     /// file's own contents (`MADV_DONTNEED`): they come back from the page cache on their next use,
     /// so the resident set is again the code the process runs from now on. A private mapping
     /// with a page of its own (`Anonymous:` above 0) is left alone. Returns the kilobytes dropped.
+    ///
+    /// Every page touched after a drop comes back with its 64 kB fault-around window, so the
+    /// ranges are worked out first and the smaps text, the mappings and their paths are gone
+    /// before the first `madvise`; then only this loop runs, over plain numbers, and this
+    /// executable's own mappings go last. Destroying the parsed mappings after the drop ran
+    /// the runtime's generic value witnesses, each in a window of its own.
     @discardableResult
     public static func dropUnused() -> Int {
-        guard let bytes = try? FileContents.bytes(of: "/proc/self/smaps", maximumBytes: 4 << 20) else { return 0 }
+        var ranges: [UInt] = []   // start, length and resident kilobytes, in threes
         var dropped = 0
-        for (m, rss) in codeMappings(bytes) where m.anonymousKilobytes == 0 {
-            guard let base = UnsafeMutableRawPointer(bitPattern: m.start), m.end > m.start else { continue }
-            if madvise(base, Int(m.end - m.start), MADV_DONTNEED) == 0 { dropped += rss }
-            _ = madvise(base, Int(m.end - m.start), MADV_RANDOM)
+        do {
+            guard let bytes = try? FileContents.bytes(of: "/proc/self/smaps", maximumBytes: 4 << 20) else { return 0 }
+            let mappings = codeMappings(bytes).filter { $0.0.anonymousKilobytes == 0 && $0.0.end > $0.0.start }
+            let own = ownPath(mappings.map(\.0))
+            ranges.reserveCapacity(3 * mappings.count)
+            for last in [false, true] {
+                for (m, rss) in mappings where (m.path == own) == last {
+                    ranges.append(m.start); ranges.append(m.end - m.start); ranges.append(UInt(rss))
+                }
+            }
+        }
+        ranges.withUnsafeBufferPointer { r in
+            var i = 0
+            while i + 2 < r.count {
+                if let base = UnsafeMutableRawPointer(bitPattern: r[i]) {
+                    if madvise(base, Int(r[i + 1]), MADV_DONTNEED) == 0 { dropped += Int(r[i + 2]) }
+                    _ = madvise(base, Int(r[i + 1]), MADV_RANDOM)
+                }
+                i += 3
+            }
         }
         return dropped
+    }
+
+    /// The file of the mapping that holds this module's code: the executable, or the library
+    /// LinuxSystem is linked into.
+    static func ownPath(_ mappings: [Mapping]) -> String? {
+        // An address in this module's code: a C function pointer to a closure defined here.
+        let here: @convention(c) () -> Void = {}
+        let code = unsafeBitCast(here, to: UInt.self)
+        return mappings.first { $0.start <= code && code < $0.end }?.path
     }
 
     static func codeMappings(_ smaps: String) -> [(Mapping, rss: Int)] { codeMappings(Array(smaps.utf8)) }

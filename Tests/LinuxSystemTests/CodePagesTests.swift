@@ -74,6 +74,20 @@ import Testing
         }
     }
 
+    /// The drop puts this module's own file last; it must find it among the mappings, and it is
+    /// the file this test runs from (the test executable, or a library of it).
+    @Test func ownPath_isTheFileHoldingThisModulesCode() throws {
+        let text = String(decoding: try FileContents.bytes(of: "/proc/self/smaps", maximumBytes: 8 << 20), as: UTF8.self)
+        let mappings = CodePages.codeMappings(text).map(\.0)
+        let own = try #require(CodePages.ownPath(mappings))
+        #expect(mappings.contains { $0.path == own && $0.path.hasPrefix("/") })
+        #expect(!own.hasSuffix("libc.so.6"))
+        let exe = String(decoding: try FileContents.bytes(of: "/proc/self/maps", maximumBytes: 8 << 20), as: UTF8.self)
+        #expect(exe.contains(own))
+        // Nothing found where no mapping holds the code.
+        #expect(CodePages.ownPath(mappings.filter { $0.path != own }) == nil)
+    }
+
     private func codeRss() throws -> Int {
         let text = String(decoding: try FileContents.bytes(of: "/proc/self/smaps", maximumBytes: 8 << 20), as: UTF8.self)
         return CodePages.codeMappings(text).reduce(0) { $0 + $1.rss }
