@@ -121,7 +121,7 @@ public final class Daemon {
         if sessions.isEmpty {
             log.notice("no touch device found: waiting for one to be plugged in (none here? replay a recording instead: gestured run --replay FILE, e.g. Tests/Fixtures/*.evemu)")
         }
-        socket.server?.onSubscribe = { [handBack] in handBack.soon() }
+        socket.server?.onClientServed = { [handBack] in handBack.soon() }
         notifier.ready(status: "\(sessions.devices.count) device(s), socket \(socket.path)")
         handBack.now("start-up")
         loop.run()

@@ -34,6 +34,10 @@ public final class Logger: Sendable {
         set { state.withLock { $0.level = newValue } }
     }
 
+    /// Whether a line at `level` would be written: for a message whose making would run code the
+    /// daemon otherwise leaves alone (CodeHandBack's, made after the drop).
+    public func writes(_ level: Level) -> Bool { level <= state.withLock { $0.level } }
+
     public func log(_ level: Level, _ message: String) {
         let (min, journal) = state.withLock { ($0.level, $0.journal) }
         guard level <= min else { return }

@@ -63,7 +63,7 @@ extension SocketServer {
             case .subscribe(let sub):
                 c.subscription = sub
                 reply(c, WireEncoder.ok("subscribe"))
-                onSubscribe?()
+                onClientServed?()
             case .emit(let request):
                 reply(c, onEmit?(request, c.peer) ?? WireEncoder.error("emit: this daemon sends no keys"))
             case .orientation(let request):

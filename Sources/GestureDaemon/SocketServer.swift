@@ -88,8 +88,10 @@ public final class SocketServer: GestureSubscriber {
     public var onEmit: ((EmitRequest, _ peer: PeerCredentials) -> String)?
     /// Answers an `orientation` request (Daemon+Orientation.swift): the reply line.
     public var onOrientation: ((OrientationRequest, _ peer: PeerCredentials) -> String)?
-    /// Called after a client's subscribe was answered (the daemon hands back the code that ran for it).
-    public var onSubscribe: (() -> Void)?
+    /// Called after a client was admitted (its hello queued) and after its subscribe was
+    /// answered: the daemon hands back the code that ran for it (a client need not subscribe
+    /// to get every gesture).
+    public var onClientServed: (() -> Void)?
     public let origin: Instant
     private var afterWakeupID = 0
 
@@ -193,6 +195,7 @@ public final class SocketServer: GestureSubscriber {
         loop.add(socket) { [unowned self] ev in self.handle(c, ev) }
         enqueue(c, helloLine())
         onConnect?()
+        onClientServed?()
     }
 
     private func sendAndClose(_ socket: FileDescriptor, _ line: String) {

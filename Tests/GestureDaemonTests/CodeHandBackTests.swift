@@ -5,11 +5,24 @@ import LinuxSystem
 import Testing
 
 /// The daemon hands back the code pages of once-only work: at start-up, and half a second after
-/// a client subscribes, however many subscribe (CodeHandBack).
+/// a client connects or subscribes, however many do (CodeHandBack).
 @Suite struct CodeHandBackTests {
-    static let line = "kB of code pages handed back after a reload, a device opened or a client subscribed"
+    static let line = "kB of code pages handed back after a reload, a device opened or a client served"
 
     func count(_ d: DaemonProcess) -> Int { d.log.components(separatedBy: Self.line).count - 1 }
+
+    /// A client gets every gesture without subscribing; its connection (accept, credentials,
+    /// the hello line) is once-only work too.
+    @Test func aClientThatOnlyConnects_isFollowedByOneHandBack() throws {
+        let d = try DaemonProcess([], config: "log: {level: debug}\n")
+        defer { _ = d.stop() }
+        #expect(d.waitForLog("handed back after start-up"))
+        let c = try TestClient(d.socket)
+        _ = c.next()                                   // hello
+        #expect(d.waitForLog(Self.line), "\(d.log)")
+        usleep(700_000)
+        #expect(count(d) == 1)
+    }
 
     @Test func aSubscribe_isFollowedByOneHandBack_andAFloodByFew() throws {
         let d = try DaemonProcess([], config: "log: {level: debug}\n")
