@@ -129,7 +129,7 @@ class Consumer:
     """One reader of the device: one or more processes measured together."""
     def __init__(self, name, procs):
         self.name, self.procs = name, procs
-        self.rss = self.dirty = self.hwm = self.smaps_rss = 0
+        self.rss = self.dirty = self.hwm = self.smaps_rss = self.huge = 0
 
     def pids(self): return [p.pid for p in self.procs]
     def user_system(self):
@@ -142,6 +142,8 @@ class Consumer:
             self.rss = max(self.rss, sum(status_kb(p, "VmRSS") for p in self.pids()))
             self.dirty = max(self.dirty, sum(private_dirty_kb(p) for p in self.pids()))
             self.smaps_rss = max(self.smaps_rss, sum(rollup_kb(p, "Rss") for p in self.pids()))
+            # Transparent huge pages (the VM's kernel makes them always): 2 MB each.
+            self.huge = max(self.huge, sum(rollup_kb(p, "AnonHugePages") for p in self.pids()))
         except OSError: pass
     def wakeups(self):
         """Voluntary context switches of every thread of every process (each is a wait that ended)."""
@@ -281,7 +283,7 @@ def throughput():
                     if c.name != "floor":
                         say(f"{name}.cpu_ms_per_10k_events_above_floor.{c.name}", f"{cpu[c.name] - cpu['floor']:.0f}")
             for c in consumers:
-                say(f"{name}.memory_kb.{c.name}", f"Rss {c.smaps_rss} VmRSS {c.rss} VmHWM {c.hwm} Private_Dirty {c.dirty}")
+                say(f"{name}.memory_kb.{c.name}", f"Rss {c.smaps_rss} VmRSS {c.rss} VmHWM {c.hwm} Private_Dirty {c.dirty} AnonHugePages {c.huge}")
             say(f"{name}.socket_lines", count["lines"])
             frames = frames_in(recording or header) * times
             say(f"{name}.gestured_per_frame", f"wakeups {(io_after[0] - io_before[0]) / frames:.2f} "
