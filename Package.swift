@@ -59,6 +59,9 @@ let package = Package(
         // focus backends): libsystemd-dev's headers only, libsystemd.so.0 dlopen()ed on first use, so
         // a daemon that never asks logind does not map it (docs/ARCHITECTURE.md, "libsystemd").
         .target(name: "CSystemd"),
+        // Two empty functions that mark where the daemon's hot code begins and ends in its .text
+        // (scripts/gen-order.sh places them; CodePages keeps what lies between at a hand-back).
+        .target(name: "CCodeOrder", cSettings: [.unsafeFlags(["-ffunction-sections"])]),
         // Focus tracking in the user's session (gestured listen): X11 (xcb, and xcb-randr for the
         // outputs' rotation), Wayland (D-Bus goes through CSystemd).
         .systemLibrary(name: "CXCB", pkgConfig: "xcb", providers: [.apt(["libxcb1-dev", "libxcb-randr0-dev"])]),
@@ -82,7 +85,7 @@ let package = Package(
         .target(name: "YAML", dependencies: ["CYAML"], swiftSettings: lean),
         // The bridge to the operating system: errno as SystemError, the monotonic clock as the
         // core's Instant, whole-file reads, the commands' standard streams.
-        .target(name: "LinuxSystem", dependencies: ["GestureCore", "CommandArguments", "CLinuxSys"], swiftSettings: lean),
+        .target(name: "LinuxSystem", dependencies: ["GestureCore", "CommandArguments", "CLinuxSys", "CCodeOrder"], swiftSettings: lean),
         .target(name: "GestureRecording", dependencies: ["GestureCore", "YAML", "LinuxSystem"], swiftSettings: lean),
         .target(name: "GestureConfig", dependencies: ["GestureCore", "YAML", "LinuxSystem"], swiftSettings: lean),
         .target(name: "GestureWire", dependencies: ["GestureCore"], swiftSettings: lean),

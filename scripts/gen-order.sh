@@ -116,5 +116,8 @@ grep -E '^[$]s(10LinuxInput|11LinuxSystem|13GestureDaemon)' "$TMP/text" | grep -
 STATIC=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")/lib/swift_static/linux
 { find "$(dirname "$BIN")" -path '*.build/*.o'; ls "$STATIC"/*.a; } | while read -r f; do readelf -SW "$f" 2>/dev/null; done \
   | sed -n 's/^ *\[ *[0-9]*\] \.text\.\([^ ]*\) .*/\1/p' | sort -u >"$TMP/movable"
-cat "$TMP/hot" "$TMP/startup" "$TMP/rest" | grep -xF -f "$TMP/movable" >scripts/gestured.order
+# gestured_hot_code_begin and _end (CCodeOrder) enclose the steady state: a code hand-back keeps
+# what lies between them.
+{ echo gestured_hot_code_begin; grep -xF -f "$TMP/movable" "$TMP/hot"; echo gestured_hot_code_end
+  cat "$TMP/startup" "$TMP/rest" | grep -xF -f "$TMP/movable"; } >scripts/gestured.order
 echo "gen-order: $(grep -cxF -f "$TMP/movable" "$TMP/hot") steady-state functions first, $(wc -l <scripts/gestured.order) in all, in scripts/gestured.order"

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CCodeOrder
 
 /// The process's mappings of program code and constants (the executable's and the shared
 /// libraries' r-xp and r--p segments: code, read-only data, symbol tables). Pages used once
@@ -19,7 +20,9 @@ public enum CodePages {
     /// Unmaps the resident pages of every file-backed code mapping that holds nothing but the
     /// file's own contents (`MADV_DONTNEED`): they come back from the page cache on their next use,
     /// so the resident set is again the code the process runs from now on. A private mapping
-    /// with a page of its own (`Anonymous:` above 0) is left alone. Returns the kilobytes dropped.
+    /// with a page of its own (`Anonymous:` above 0) is left alone. The hot code (`hotCode`) stays:
+    /// the next frame would fault it straight back in, a few page faults charged to the first
+    /// gesture after a device opened or a client connected. Returns about the kilobytes dropped.
     ///
     /// Every page touched after a drop comes back with its 64 kB fault-around window, so the
     /// ranges are worked out first and the smaps text, the mappings and their paths are gone
@@ -34,10 +37,17 @@ public enum CodePages {
             guard let bytes = try? FileContents.bytes(of: "/proc/self/smaps", maximumBytes: 4 << 20) else { return 0 }
             let mappings = codeMappings(bytes).filter { $0.0.anonymousKilobytes == 0 && $0.0.end > $0.0.start }
             let own = ownPath(mappings.map(\.0))
-            ranges.reserveCapacity(3 * mappings.count)
+            let hot = hotCode
+            ranges.reserveCapacity(3 * mappings.count + 3)
             for last in [false, true] {
                 for (m, rss) in mappings where (m.path == own) == last {
-                    ranges.append(m.start); ranges.append(m.end - m.start); ranges.append(UInt(rss))
+                    let parts = pieces(m.start..<m.end, keeping: hot)
+                    let kept = (m.end - m.start - parts.reduce(0) { $0 + UInt($1.count) }) / 1024
+                    var resident = UInt(rss) > kept ? UInt(rss) - kept : 0   // counted with the first piece
+                    for piece in parts {
+                        ranges.append(piece.lowerBound); ranges.append(UInt(piece.count)); ranges.append(resident)
+                        resident = 0
+                    }
                 }
             }
         }
@@ -52,6 +62,29 @@ public enum CodePages {
             }
         }
         return dropped
+    }
+
+    /// The pages between the two marks scripts/gen-order.sh places around the functions a frame
+    /// runs (CCodeOrder). A build without the order (tests, debug builds) has them side by side:
+    /// a page is kept.
+    static var hotCode: Range<UInt>? {
+        let begin = unsafeBitCast(gestured_hot_code_begin as @convention(c) () -> Void, to: UInt.self)
+        let end = unsafeBitCast(gestured_hot_code_end as @convention(c) () -> Void, to: UInt.self)
+        let page = UInt(4096)
+        let from = begin & ~(page - 1), to = (end + page - 1) & ~(page - 1)
+        // The order puts begin first and end after a few hundred kB of hot code; anything else
+        // is an unordered build.
+        guard from < to, to - from <= 4 << 20 else { return nil }
+        return from..<to
+    }
+
+    /// `range` without the part inside `kept`: up to two pieces (none when all of it is kept).
+    static func pieces(_ range: Range<UInt>, keeping kept: Range<UInt>?) -> [Range<UInt>] {
+        guard let kept, kept.overlaps(range) else { return [range] }
+        var out: [Range<UInt>] = []
+        if range.lowerBound < kept.lowerBound { out.append(range.lowerBound..<kept.lowerBound) }
+        if kept.upperBound < range.upperBound { out.append(kept.upperBound..<range.upperBound) }
+        return out
     }
 
     /// The file of the mapping that holds this module's code: the executable, or the library

@@ -88,6 +88,28 @@ import Testing
         #expect(CodePages.ownPath(mappings.filter { $0.path != own }) == nil)
     }
 
+    /// A mapping loses what lies inside the kept range, and only that.
+    @Test func pieces_cutTheKeptRangeOut() {
+        let kept: Range<UInt> = 0x2000..<0x5000
+        #expect(CodePages.pieces(0x1000..<0x8000, keeping: kept) == [0x1000..<0x2000, 0x5000..<0x8000])
+        #expect(CodePages.pieces(0x3000..<0x8000, keeping: kept) == [0x5000..<0x8000])
+        #expect(CodePages.pieces(0x1000..<0x4000, keeping: kept) == [0x1000..<0x2000])
+        #expect(CodePages.pieces(0x2000..<0x5000, keeping: kept).isEmpty)
+        #expect(CodePages.pieces(0x6000..<0x8000, keeping: kept) == [0x6000..<0x8000])
+        #expect(CodePages.pieces(0x1000..<0x2000, keeping: kept) == [0x1000..<0x2000])
+        #expect(CodePages.pieces(0x1000..<0x2000, keeping: nil) == [0x1000..<0x2000])
+    }
+
+    /// The hot range lies in this process's own code, whole pages.
+    @Test func hotCode_isWholePagesOfThisModulesCode() throws {
+        let hot = try #require(CodePages.hotCode)
+        #expect(hot.lowerBound % 4096 == 0 && hot.upperBound % 4096 == 0 && !hot.isEmpty)
+        let text = String(decoding: try FileContents.bytes(of: "/proc/self/smaps", maximumBytes: 8 << 20), as: UTF8.self)
+        let mappings = CodePages.codeMappings(text).map(\.0)
+        let own = try #require(CodePages.ownPath(mappings))
+        #expect(mappings.contains { $0.path == own && $0.start <= hot.lowerBound && hot.upperBound <= $0.end })
+    }
+
     private func codeRss() throws -> Int {
         let text = String(decoding: try FileContents.bytes(of: "/proc/self/smaps", maximumBytes: 8 << 20), as: UTF8.self)
         return CodePages.codeMappings(text).reduce(0) { $0 + $1.rss }
