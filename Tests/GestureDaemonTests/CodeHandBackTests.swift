@@ -11,25 +11,28 @@ import Testing
 
     func count(_ d: DaemonProcess) -> Int { d.log.components(separatedBy: Self.line).count - 1 }
 
-    /// A client gets every gesture without subscribing; its connection (accept, credentials,
-    /// the hello line) is once-only work too.
-    @Test func aClientThatOnlyConnects_isFollowedByOneHandBack() throws {
+    /// A daemon past its start-up hand-back, and a client that has read the hello line.
+    func connected() throws -> (DaemonProcess, TestClient) {
         let d = try DaemonProcess([], config: "log: {level: debug}\n")
-        defer { _ = d.stop() }
         #expect(d.waitForLog("handed back after start-up"))
         let c = try TestClient(d.socket)
         _ = c.next()                                   // hello
+        return (d, c)
+    }
+
+    /// A client gets every gesture without subscribing; its connection (accept, credentials,
+    /// the hello line) is once-only work too.
+    @Test func aClientThatOnlyConnects_isFollowedByOneHandBack() throws {
+        let (d, client) = try connected()
+        defer { withExtendedLifetime(client) { _ = d.stop() } }
         #expect(d.waitForLog(Self.line), "\(d.log)")
         usleep(700_000)
         #expect(count(d) == 1)
     }
 
     @Test func aSubscribe_isFollowedByOneHandBack_andAFloodByFew() throws {
-        let d = try DaemonProcess([], config: "log: {level: debug}\n")
+        let (d, c) = try connected()
         defer { _ = d.stop() }
-        #expect(d.waitForLog("handed back after start-up"))
-        let c = try TestClient(d.socket)
-        _ = c.next()                                   // hello
         c.send(#"{"type":"subscribe"}"#)
         _ = c.next()                                   // ok
         #expect(d.waitForLog(Self.line), "\(d.log)")
