@@ -21,7 +21,8 @@ import PackageDescription
 //   runtime's link arguments say `-lstdc++`; scripts/link/libstdc++.so, found first on the library
 //   path, is a linker script that answers with GCC's libstdc++.a: −0.6 to −1.1 MB (fifth pass);
 // - scripts/link/rodata.lds keeps `.rodata` read-only: swiftc marks a few of its input sections
-//   writable, which made the whole 1 MB section writable, in a mapping CodeHandBack cannot drop;
+//   writable, which would make the whole 1 MB section writable, in a mapping CodeHandBack cannot
+//   drop;
 // - every library call bound at start (`-z now`): full RELRO, the PLT's table read-only once the
 //   daemon runs (Debian's `bindnow` hardening); the resident set is the same (2026-12-05, the
 //   kernel VM's smaps of the 3M scenario).

@@ -24,11 +24,11 @@ public enum CodePages {
     /// the next frame would fault it straight back in, a few page faults charged to the first
     /// gesture after a device opened or a client connected. Returns about the kilobytes dropped.
     ///
-    /// Every page touched after a drop comes back with its 64 kB fault-around window, so the
-    /// ranges are worked out first and the smaps text, the mappings and their paths are gone
-    /// before the first `madvise`; then only this loop runs, over plain numbers, and this
-    /// executable's own mappings go last. Destroying the parsed mappings after the drop ran
-    /// the runtime's generic value witnesses, each in a window of its own.
+    /// Every page touched after a drop comes back with its 64 kB fault-around window, and
+    /// destroying the parsed mappings runs the runtime's generic value witnesses and string code,
+    /// each in a window of its own. So the ranges are worked out first and the smaps text, the
+    /// mappings and their paths are gone before the first `madvise`; then only this loop runs,
+    /// over plain numbers, with this module's own file last.
     @discardableResult
     public static func dropUnused() -> Int {
         var ranges: [UInt] = []   // start, length and resident kilobytes, in threes
