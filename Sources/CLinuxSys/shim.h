@@ -37,3 +37,16 @@ static inline int gestured_peer_credentials(int fd, struct gestured_peer_credent
 static inline int gestured_become_subreaper(void) {
     return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 }
+
+#include <pthread.h>
+/* pthread_getattr_np is declared only under _GNU_SOURCE (see the top): the calling thread's
+   stack, its lowest address and size. 0, or an errno. */
+extern int pthread_getattr_np(pthread_t thread, pthread_attr_t *attr);
+static inline int gestured_thread_stack(void **base, size_t *size) {
+    pthread_attr_t attr;
+    int rc = pthread_getattr_np(pthread_self(), &attr);
+    if (rc != 0) return rc;
+    rc = pthread_attr_getstack(&attr, base, size);
+    pthread_attr_destroy(&attr);
+    return rc;
+}

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinuxSys
 
 /// A POSIX thread running a closure (the daemon links no Foundation, so no `Thread`): the hook
 /// runner's worker (joined at shutdown), the session lock watcher and the replay feeders (detached).
@@ -17,6 +18,7 @@ public struct SystemThread: Sendable {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         var tid = pthread_t()
         let rc = pthread_create(&tid, nil, { raw in
+            SystemThread.noHugePagesOnStack()
             Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
             return nil
         }, box)
@@ -25,6 +27,19 @@ public struct SystemThread: Sendable {
             throw SystemError(code: rc)
         }
         return SystemThread(id: tid)
+    }
+
+    /// The calling thread's stack gets no transparent huge pages (`MADV_NOHUGEPAGE`). A thread's
+    /// stack is an 8 MB anonymous mapping; where the kernel makes huge pages always (Debian's
+    /// kernel does), khugepaged may turn the 2 MB-aligned stretch holding the few kB the thread
+    /// uses into one huge page: 2 MB more private memory, at a random moment. Only this mapping:
+    /// the process's children (hooks) keep the system's setting.
+    static func noHugePagesOnStack() {
+        var base: UnsafeMutableRawPointer?
+        var size = 0
+        if gestured_thread_stack(&base, &size) == 0, let base, size > 0 {
+            _ = madvise(base, size, MADV_NOHUGEPAGE)
+        }
     }
 
     /// Starts `body` on a thread nobody waits for: its resources go when it returns.
