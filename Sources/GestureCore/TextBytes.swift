@@ -34,4 +34,16 @@ public enum DecimalText {
             divisor /= 10
         } while divisor > 0
     }
+
+    /// `Int64(x.rounded())` for |x| < 2^53 without a call to libm's `round` (a page of libm
+    /// brought in for the lines and hooks of a stream): `x - trunc(x)` is exact there
+    /// (Sterbenz), so comparing it with ±0.5 rounds as `round` does, half away from zero.
+    @inline(__always)
+    public static func roundedHalfAway(_ x: Double) -> Int64 {
+        let t = Int64(x)
+        let rest = x - Double(t)
+        if rest >= 0.5 { return t + 1 }
+        if rest <= -0.5 { return t - 1 }
+        return t
+    }
 }

@@ -230,7 +230,7 @@ public struct JSONBytes: Sendable {
         /// stores. Indices add with `&+`: they stay within the piece's reserved room.
         @inline(__always)
         private static func thousandths(_ x: Double, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
-            let (m, j) = signed(JSONBytes.roundedHalfAway(x), p, i)
+            let (m, j) = signed(DecimalText.roundedHalfAway(x), p, i)
             let k = digits(m / 1000, p, j)
             let f = m % 1000
             guard f != 0 else { return k }
@@ -244,7 +244,7 @@ public struct JSONBytes: Sendable {
         /// `x` / 10000 (|x| < 9e15) rounded to 4 fractional digits, as `thousandths` does it.
         @inline(__always)
         private static func tenThousandths(_ x: Double, _ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> Int {
-            let (m, j) = signed(JSONBytes.roundedHalfAway(x), p, i)
+            let (m, j) = signed(DecimalText.roundedHalfAway(x), p, i)
             let k = digits(m / 10000, p, j)
             let f = m % 10000
             guard f != 0 else { return k }
@@ -383,19 +383,9 @@ public struct JSONBytes: Sendable {
         let x = v * Double(scale)
         // Below 2^53 (9.007e15) `rounded()` is an integer below 9e15 exactly when `x` is.
         guard x.magnitude < 9e15 else { return nil }
-        return (roundedHalfAway(x), scale)
+        return (DecimalText.roundedHalfAway(x), scale)
     }
 
-    /// `Int64(x.rounded())` for |x| < 2^53 without a call to libm's `round`: `x - trunc(x)` is
-    /// exact there (Sterbenz), so comparing it with ±0.5 rounds as `round` does.
-    @inline(__always)
-    static func roundedHalfAway(_ x: Double) -> Int64 {
-        let t = Int64(x)
-        let rest = x - Double(t)
-        if rest >= 0.5 { return t + 1 }
-        if rest <= -0.5 { return t - 1 }
-        return t
-    }
 
     /// Seconds since `origin`, exact to the microsecond, trailing zeros trimmed (`1.5`, `0.000125`).
     public mutating func time(_ t: Instant, origin: Instant) {

@@ -105,7 +105,12 @@ public struct BindingMatcher: Sendable {
 
     private mutating func fire(_ p: inout Progress, _ n: Double, _ key: Key, at j: Int?) -> Bool {
         let hit = p.accumulated + 1e-9 >= n
-        if hit { p.accumulated = (p.accumulated - n).truncatingRemainder(dividingBy: n) }
+        if hit {
+            // fmod returns its first operand when that is smaller than the divisor, the usual
+            // case (one step crossed); libm is called only past it.
+            let rest = p.accumulated - n
+            p.accumulated = rest.magnitude < n ? rest : rest.truncatingRemainder(dividingBy: n)
+        }
         if let j { progress[j].value = p } else { progress.append((key, p)) }
         return hit
     }

@@ -60,9 +60,11 @@ public enum HookEnvironment {
         guard let v, v.isFinite else { return }
         var scale: Int64 = 1
         for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(v) * Double(scale)).rounded()
-        guard scaled < 9e17 else { return out.add(String(v)) }
-        let n = Int64(scaled)
+        let magnitude = abs(v) * Double(scale)
+        guard magnitude < 9e17 else { return out.add(String(v)) }
+        // Rounded half away from zero without libm (DecimalText.roundedHalfAway, below 2^53);
+        // from 2^53 on every Double is a whole number.
+        let n = magnitude < 9_007_199_254_740_992 ? DecimalText.roundedHalfAway(magnitude) : Int64(magnitude)
         if v < 0 && n != 0 { out.add(byte: UInt8(ascii: "-")) }
         digits(of: Int(n / scale), &out)
         // The fraction without its trailing zeros, zero-padded on the left to what is left.
