@@ -16,7 +16,9 @@ out="${FUZZ_OUT:-$here/.build}"
 san="${FUZZ_SANITIZE:-fuzzer}"
 mkdir -p "$out/mod" "$out/bin"
 swiftc="${SWIFTC:-swiftc}"
-common="-parse-as-library -O -g -sanitize=$san -swift-version 6 -I $root/Sources/CYAML -I $root/Sources/CLibevdev -I $root/Sources/CLinuxSys -I $out/mod"
+common="-parse-as-library -O -g -sanitize=$san -swift-version 6 -I $root/Sources/CYAML -I $root/Sources/CLibevdev -I $root/Sources/CLinuxSys -I $root/Sources/CCodeOrder/include -I $out/mod"
+clang="${CLANG:-$(dirname "$(command -v "$swiftc")")/clang}"
+[ -x "$clang" ] || clang=clang
 
 # Compiles one package module (Sources/<m>, Tests/Support for GestureTestSupport) into a static
 # library + .swiftmodule.
@@ -37,6 +39,16 @@ build_module() {
   touch "$stamp"
 }
 
+# CCodeOrder, LinuxSystem's one C target (two empty functions whose addresses it reads).
+build_c_order() {
+  lib="$out/mod/libCCodeOrder.a"
+  src="$root/Sources/CCodeOrder/CCodeOrder.c"
+  if [ -f "$lib" ] && [ ! "$src" -nt "$lib" ]; then return 0; fi
+  echo "fuzz build: module CCodeOrder"
+  "$clang" -c -O -ffunction-sections -I "$root/Sources/CCodeOrder/include" "$src" -o "$out/mod/CCodeOrder.o"
+  rm -f "$lib"; ar rcs "$lib" "$out/mod/CCodeOrder.o"
+}
+
 targets="$*"
 [ -n "$targets" ] || targets=$(cd "$here/targets" && ls *.swift | sed 's/\.swift$//')
 for t in $targets; do
@@ -45,6 +57,7 @@ for t in $targets; do
   mods=$(sed -n 's|^// fuzz-modules: *||p' "$entry")
   libs=""
   for m in $mods; do build_module "$m"; libs="-l$m $libs"; done  # dependents first
+  case " $mods " in *" LinuxSystem "*) build_c_order; libs="$libs -lCCodeOrder" ;; esac
   echo "fuzz build: target $t"
   # shellcheck disable=SC2086
   # `// fuzz-support: A B` names further files of targets/support/ the entry needs.
