@@ -3,18 +3,18 @@ import LinuxSystem
 
 /// Hands back the resident pages of code that ran once: start-up, a reload, a device opened, a
 /// client that connected or subscribed. Each maps pages of code the stream never runs again (the
-/// config reader, udev's enumeration, the hello line and request parser) and every touched page brings
-/// its 64 kB fault-around window along; they stay resident until dropped. `CodePages.dropUnused`
-/// drops them (they come back from the page cache if that work runs again) and the allocator's
-/// free pages go back to the system.
+/// config reader, udev's enumeration, the hello line and request parser) and every touched page
+/// brings its 64 kB fault-around window along; they stay resident until dropped.
+/// `CodePages.dropUnused` drops them (they come back from the page cache if that work runs
+/// again) and the allocator's free pages go back to the system.
 ///
 /// Start-up hands back at once (`now`); a reload, a device opened, a client connected and a
 /// subscribe `soon`: one drop `delay` after the first of them, however many follow, so clients
-/// that connect or subscribe again and again cost one read of /proc/self/smaps (a fraction of a millisecond) per `delay`, and a
-/// device opened and its first client share one. Never while a finger is down or a gesture
-/// waits (`quiet`): the frames after a drop fault the running code back in (milliseconds under
-/// an emulator), which would shift an exclusive device's holds against real time; the drop
-/// waits another `delay` then.
+/// that connect or subscribe again and again cost one read of /proc/self/smaps (a fraction of a
+/// millisecond) per `delay`, and a device opened and its first client share one. Never while a
+/// finger is down or a gesture waits (`quiet`): the frames after a drop fault the running code
+/// back in (milliseconds under an emulator), which would shift an exclusive device's holds
+/// against real time; the drop waits another `delay` then.
 final class CodeHandBack {
     static let delay: Duration = .milliseconds(500)
     private let timer = DeadlineTimer()

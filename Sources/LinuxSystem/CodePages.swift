@@ -68,8 +68,7 @@ public enum CodePages {
     /// runs (CCodeOrder). A build without the order (tests, debug builds) has them side by side:
     /// a page is kept.
     static var hotCode: Range<UInt>? {
-        let begin = unsafeBitCast(gestured_hot_code_begin as @convention(c) () -> Void, to: UInt.self)
-        let end = unsafeBitCast(gestured_hot_code_end as @convention(c) () -> Void, to: UInt.self)
+        let begin = address(of: gestured_hot_code_begin), end = address(of: gestured_hot_code_end)
         let page = UInt(4096)
         let from = begin & ~(page - 1), to = (end + page - 1) & ~(page - 1)
         // The order puts begin first and end after a few hundred kB of hot code; anything else
@@ -87,14 +86,14 @@ public enum CodePages {
         return out
     }
 
-    /// The file of the mapping that holds this module's code: the executable, or the library
-    /// LinuxSystem is linked into.
+    /// The file of the mapping that holds this module's code (a mark is linked into the same
+    /// file): the executable, or the library LinuxSystem is linked into.
     static func ownPath(_ mappings: [Mapping]) -> String? {
-        // An address in this module's code: a C function pointer to a closure defined here.
-        let here: @convention(c) () -> Void = {}
-        let code = unsafeBitCast(here, to: UInt.self)
+        let code = address(of: gestured_hot_code_begin)
         return mappings.first { $0.start <= code && code < $0.end }?.path
     }
+
+    private static func address(of mark: @convention(c) () -> Void) -> UInt { unsafeBitCast(mark, to: UInt.self) }
 
     static func codeMappings(_ smaps: String) -> [(Mapping, rss: Int)] { codeMappings(Array(smaps.utf8)) }
 
