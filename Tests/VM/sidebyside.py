@@ -4,23 +4,27 @@
 Runs inside the kernel VM (started by Tests/VM/sidebyside.sh, as root, with real evdev, uinput and
 udevd), against the release binaries built on the host and Debian's libinput-tools and lisgd.
 
-usage: sidebyside.py --bin BIN --root ROOT [--quick] [--scenario=NAME] [--bare] [--split] [--libinput-first] [--floor=PATH] [--last-bin=PATH] [throughput] [latency] [recognition] [profile] [syscalls] [instructions]
+usage: sidebyside.py --bin BIN --root ROOT [--quick] [--scenario=NAME] [--bare] [--split] [--spread] [--libinput-first] [--floor=PATH] [--last-bin=PATH] [throughput] [latency] [recognition] [profile] [syscalls] [instructions]
 
 throughput   per scenario, one uinput device (gestured-uinput, from a recording's header) plays real
              recordings from Tests/Fixtures back to back, read at once by `gestured run` (realistic
-             bindings, one socket client), `libinput debug-events`, `lisgd` and `gestured-commands`
+             bindings, one socket client: Tests/VM/socketreader.py, a process of its own as the
+             text stack's reader is), `libinput debug-events`, `lisgd` and `gestured-commands`
              (touchscreens: lisgd's swipes bound, no client, lisgd's own terms) and the
              text stack: `libinput debug-events` piped into tools/textstack.py, a stand-in for
              libinput-gestures. Prints `name: value` lines: CPU per 10 000 events (utime + stime of
              the whole process, all threads, from /proc/PID/stat; both processes for the text
              stack), Rss (smaps_rollup), VmRSS and Private_Dirty (highest sample while streaming), VmHWM, ratios.
+             Every process of the run (this driver, the player, the readers, the processes
+             reading their output) runs on one vCPU; --spread leaves them to the scheduler.
              --scenario=NAME runs only the scenarios whose name contains NAME (e.g. 3m, bcm5974);
              --bare adds `gestured-bare`: a second daemon with no bindings and no client, to
              tell the recognition path from what hooks and the socket cost; --split adds also
              `gestured-bindings` (the bindings, no client) and `gestured-client` (a client, no
              bindings). `gestured-last` (always) is the same daemon as `gestured`, opened after
              every other reader: how much the order the readers opened the device moves a figure
-             (`gestured`, opened first, is the headline). `libinput-piped` is the text stack's libinput alone (libinput with a reader
+             (`gestured`, opened first, is the headline; on one vCPU the order moves little,
+             spread it moved the first reader's figure 1.4-1.8 times). `libinput-piped` is the text stack's libinput alone (libinput with a reader
              on its output, as gestured has one). --floor=PATH adds `floor` (Tests/VM/evdev-floor.c:
              epoll_wait and read, nothing else: what any reader pays) and each figure above it.
 latency      Tests/VM/latency.py: one process, one monotonic clock, synthetic protocol-B gestures;
@@ -46,6 +50,14 @@ SPLIT = "--split" in ARGS
 LIBINPUT_FIRST = "--libinput-first" in ARGS  # latency: a libinput opened before gestured (a control)
 if LIBINPUT_FIRST: ARGS.remove("--libinput-first")
 if SPLIT: ARGS.remove("--split"); BARE = True
+# Throughput runs every process of a scenario on one vCPU (PLACE_CPU): the driver (this script),
+# the uinput player, every reader and the processes reading their output. Under TCG a reader that
+# runs while the other vCPU works costs more emulated time; spread over both vCPUs (--spread, the
+# scheduler's choice), the reader the kernel wakes first (the one that opened the device first)
+# ran beside the others and cost 1.4-1.8 times what the same binary cost opened last.
+PLACE_CPU = 1
+SPREAD = "--spread" in ARGS
+if SPREAD: ARGS.remove("--spread")
 ONLY = [a.split("=", 1)[1] for a in ARGS if a.startswith("--scenario=")]
 ARGS = [a for a in ARGS if not a.startswith("--scenario=")]
 FLOOR = next((a.split("=", 1)[1] for a in ARGS if a.startswith("--floor=")), None)
@@ -172,17 +184,45 @@ def connect(d):
             time.sleep(0.05)
 
 
+SOCKETREADER = os.path.join(HERE, "socketreader.py")
+
+
+class Reader:
+    """A client of a daemon's socket in a process of its own (Tests/VM/socketreader.py), as the
+    text stack's reader of libinput's pipe is one: it reads every line and counts them."""
+    def __init__(self, d):
+        self.p = subprocess.Popen([sys.executable, SOCKETREADER, d.socket], stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, text=True)
+        self.lines = None
+        self.wait_connected(d)
+
+    def wait_connected(self, d, limit_s=30):
+        """Until the daemon counts the reader among its clients (its socket fd is connected)."""
+        deadline = time.monotonic() + limit_s
+        while time.monotonic() < deadline:
+            if self.p.poll() is not None: raise RuntimeError("socketreader.py exited before connecting")
+            if any(os.readlink(f"/proc/{self.p.pid}/fd/{fd}").startswith("socket:")
+                   for fd in os.listdir(f"/proc/{self.p.pid}/fd") if fd not in ("0", "1", "2")):
+                time.sleep(0.3)  # the daemon's accept and hello
+                return
+            time.sleep(0.05)
+        raise RuntimeError("socketreader.py did not connect")
+
+    def close(self):
+        """Stops the reader; how many lines it read."""
+        if self.lines is None:
+            if self.p.poll() is None: self.p.terminate()
+            try: out, _ = self.p.communicate(timeout=5)
+            except subprocess.TimeoutExpired: self.p.kill(); out, _ = self.p.communicate()
+            try: self.lines = int(out.split()[-1])
+            except (ValueError, IndexError): self.lines = 0
+        return self.lines
+
+
 def start_consumers(node, touchscreen, config_path):
     """gestured (+ one socket client), libinput debug-events, the text stack, lisgd on touchscreens."""
     d = Daemon(config=open(config_path).read())
-    client = connect(d)
-    count = {"lines": 0}
-    def drain():
-        while True:
-            m = client.q.get()
-            if m is None: return
-            count["lines"] += 1
-    threading.Thread(target=drain, daemon=True).start()
+    client = Reader(d)
     null = open(os.devnull, "w")
     li = subprocess.Popen(["libinput", "debug-events", "--device", node], stdout=null, stderr=null)
     ts_li = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", node],
@@ -192,12 +232,13 @@ def start_consumers(node, touchscreen, config_path):
     consumers = [Consumer("gestured", [d.p]), Consumer("libinput", [li]), Consumer("textstack", [ts_li, ts_py]),
                  # The text stack's libinput alone: libinput with a reader on its output, as gestured has one.
                  Consumer("libinput-piped", [ts_li])]
+    # The processes that read a consumer's output: placed with the consumers under --pin.
+    readers = [client.p, ts_py]
     if BARE:
         consumers.append(Consumer("gestured-bare", [Daemon(config="log: {level: warning}\n").p]))
     if SPLIT:
         consumers.append(Consumer("gestured-bindings", [Daemon(config=open(config_path).read()).p]))
-        dc = Daemon(config="log: {level: warning}\n"); cc = connect(dc)
-        threading.Thread(target=lambda: [None for _ in iter(cc.q.get, None)], daemon=True).start()
+        dc = Daemon(config="log: {level: warning}\n"); readers.append(Reader(dc).p)
         consumers.append(Consumer("gestured-client", [dc.p]))
     if FLOOR:
         consumers.append(Consumer("floor", [subprocess.Popen([FLOOR, node], stdout=null, stderr=null)]))
@@ -207,13 +248,25 @@ def start_consumers(node, touchscreen, config_path):
         consumers.append(Consumer("lisgd", [subprocess.Popen(argv, stdout=null, stderr=null)]))
         consumers.append(Consumer("gestured-commands", [Daemon(config=LISGD_BINDINGS).p]))
     # The same daemon as `gestured`, opened after every other reader. The kernel wakes a device's
-    # readers in the order they opened it, and the first one woken reads most frames one at a time
-    # (more wake-ups per frame): `gestured` opens first, the unfavourable place, and stays the
-    # headline; `gestured-last` shows what the order alone moves.
-    dl = Daemon(config=open(config_path).read(), binary=LAST_BIN); cl = connect(dl)
-    threading.Thread(target=lambda: [None for _ in iter(cl.q.get, None)], daemon=True).start()
+    # readers in the order they opened it; unpinned (--spread), the first one woken runs on the
+    # other vCPU beside the rest and its time is dearer under TCG. `gestured-last` shows what the
+    # order moves: nothing when the readers share one vCPU (the default).
+    dl = Daemon(config=open(config_path).read(), binary=LAST_BIN); readers.append(Reader(dl).p)
     consumers.append(Consumer("gestured-last", [dl.p]))
-    return d, client, count, consumers
+    return d, client, consumers, readers
+
+
+def pin_threads(pid, cpu):
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try: os.sched_setaffinity(int(tid), {cpu})
+        except OSError: pass  # a thread that ended meanwhile
+
+
+def pin(consumers, readers, dev):
+    """Every thread of the run (and what each starts later) on vCPU PLACE_CPU: this script, the
+    player, the readers and the processes reading their output."""
+    for p in [os.getpid(), dev.p.pid] + [p for c in consumers for p in c.pids()] + [r.pid for r in readers]:
+        pin_threads(p, PLACE_CPU)
 
 
 def settle_cpu(consumers, limit_s=30):
@@ -232,14 +285,18 @@ def settle_cpu(consumers, limit_s=30):
 def throughput():
     config = f"{WORK}/sidebyside.yaml"; open(config, "w").write(BINDINGS)
     say("cpu_clock", f"utime+stime from /proc/PID/stat, {CLK_TCK} ticks/s")
+    say("placement", "spread over the vCPUs by the scheduler (--spread)" if SPREAD else
+        f"every process of the run on vCPU {PLACE_CPU}")
     for name, header, recording, times in SCENARIOS:
         if ONLY and not any(o in name for o in ONLY): continue
         times = 1 if QUICK else times
         dev = Device(header)
         touchscreen = "touchscreen" in name
-        d, client, count, consumers = start_consumers(dev.node, touchscreen, config)
+        d, client, consumers, readers = start_consumers(dev.node, touchscreen, config)
+        lines = None
         try:
             time.sleep(1.0); settle_cpu(consumers)  # every consumer has opened the device and is idle
+            if not SPREAD: pin(consumers, readers, dev)
             before = {c.name: c.user_system() for c in consumers}
             io_before = wakeups_and_syscalls(d.p.pid)
             woken_before = {c.name: c.wakeups() for c in consumers}
@@ -284,7 +341,8 @@ def throughput():
                         say(f"{name}.cpu_ms_per_10k_events_above_floor.{c.name}", f"{cpu[c.name] - cpu['floor']:.0f}")
             for c in consumers:
                 say(f"{name}.memory_kb.{c.name}", f"Rss {c.smaps_rss} VmRSS {c.rss} VmHWM {c.hwm} Private_Dirty {c.dirty} AnonHugePages {c.huge}")
-            say(f"{name}.socket_lines", count["lines"])
+            lines = client.close()
+            say(f"{name}.socket_lines", lines)
             frames = frames_in(recording or header) * times
             say(f"{name}.gestured_per_frame", f"wakeups {(io_after[0] - io_before[0]) / frames:.2f} "
                 f"read+write syscalls {(io_after[1] - io_before[1]) / frames:.2f} ({frames} frames)")
@@ -297,6 +355,12 @@ def throughput():
         finally:
             for c in consumers[1:]: c.stop()
             client.close(); d.stop(); dev.remove()
+            for r in readers:
+                if r.poll() is None: r.kill()
+                r.wait()
+            for tid in os.listdir("/proc/self/task"):  # the next scenario and mode start unplaced
+                try: os.sched_setaffinity(int(tid), range(os.cpu_count()))
+                except OSError: pass
             settle()
 
 

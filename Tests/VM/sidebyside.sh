@@ -2,11 +2,12 @@
 # Side by side: gestured, `libinput debug-events`, lisgd and a libinput-gestures stand-in reading
 # the same uinput devices at the same time inside the kernel VM (Tests/VM). Prints `name: value`
 # lines: CPU per 10 000 events, memory, ratios, first-line latency (docs/PERFORMANCE.md).
-# usage: Tests/VM/sidebyside.sh [--quick] [--scenario=NAME] [--bare] [--split] [--libinput-first] [--last-bin=PATH] [throughput] [latency] [recognition] [profile] [syscalls] [instructions]
+# usage: Tests/VM/sidebyside.sh [--quick] [--scenario=NAME] [--bare] [--split] [--spread] [--libinput-first] [--last-bin=PATH] [throughput] [latency] [recognition] [profile] [syscalls] [instructions]
 #        (no mode: throughput and latency; --quick: each recording once, as CI runs it;
 #        --scenario=NAME: only scenarios whose name contains NAME, e.g. 3m, bcm5974, hp8470p;
 #        --bare: also a daemon with no bindings and no client, to tell recognition from hooks/socket;
 #        --split: --bare plus a daemon with the bindings only and one with the client only;
+#        --spread: throughput with the processes spread over the vCPUs by the scheduler, not on one;
 #        --libinput-first: latency with a libinput opened before gestured, a control for the order;
 #        --last-bin=PATH: gestured-last runs that build instead, an A/B of two builds in one run)
 # env:   GESTURED_VM_STATE (default /var/tmp/gestured-vm), VM_TIMEOUT (guest limit, default 1200 s; 3000 s for instructions),
