@@ -38,7 +38,7 @@ instructions user-mode instructions per event of gestured, gestured-bare, libinp
              under callgrind, each recording played once: what a real CPU would execute, which
              emulated CPU time does not show (Tests/VM/sidebyside_instructions.py).
 """
-import json, os, subprocess, sys, threading, time
+import json, os, select, subprocess, sys, threading, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ARGS = sys.argv[1:]
@@ -197,16 +197,11 @@ class Reader:
         self.wait_connected(d)
 
     def wait_connected(self, d, limit_s=30):
-        """Until the daemon counts the reader among its clients (its socket fd is connected)."""
-        deadline = time.monotonic() + limit_s
-        while time.monotonic() < deadline:
-            if self.p.poll() is not None: raise RuntimeError("socketreader.py exited before connecting")
-            if any(os.readlink(f"/proc/{self.p.pid}/fd/{fd}").startswith("socket:")
-                   for fd in os.listdir(f"/proc/{self.p.pid}/fd") if fd not in ("0", "1", "2")):
-                time.sleep(0.3)  # the daemon's accept and hello
-                return
-            time.sleep(0.05)
-        raise RuntimeError("socketreader.py did not connect")
+        """Until the reader says it connected, and the daemon has had a moment to greet it."""
+        ready, _, _ = select.select([self.p.stdout], [], [], limit_s)
+        if not ready or self.p.stdout.readline().strip() != "connected":
+            raise RuntimeError(f"socketreader.py did not connect to {d.socket}")
+        time.sleep(0.3)
 
     def close(self):
         """Stops the reader; how many lines it read."""

@@ -3,7 +3,7 @@
 the text stack's reader of libinput's pipe is, so that gestured's lines wake a reader placed and
 scheduled the way libinput-piped's is. Connects to the daemon's socket (retrying while it comes
 up), reads and discards every line, and prints how many it read when the daemon closes the
-connection or on SIGTERM. It subscribes to nothing: a client gets every gesture by default.
+connection or on SIGTERM (after a first line `connected`). It subscribes to nothing: a client gets every gesture by default.
 usage: socketreader.py SOCKET"""
 import signal, socket, sys, time
 
@@ -22,6 +22,7 @@ while True:
         s.close()
         if time.monotonic() > deadline: raise
         time.sleep(0.05)
+print("connected", flush=True)
 while True:
     chunk = s.recv(65536)
     if not chunk: done()
