@@ -161,6 +161,11 @@ class Consumer:
         """Voluntary context switches of every thread of every process (each is a wait that ended)."""
         try: return sum(wakeups_and_syscalls(p)[0] for p in self.pids())
         except OSError: return 0
+    def preemptions(self):
+        """Involuntary context switches of every thread of every process (another task ran first)."""
+        try: return sum(status_kb(f"{p}/task/{t}", "nonvoluntary_ctxt_switches")
+                        for p in self.pids() for t in os.listdir(f"/proc/{p}/task"))
+        except OSError: return 0
     def faults(self):
         try: return sum(minor_faults(p) for p in self.pids())
         except OSError: return 0
@@ -295,6 +300,7 @@ def throughput():
             before = {c.name: c.user_system() for c in consumers}
             io_before = wakeups_and_syscalls(d.p.pid)
             woken_before = {c.name: c.wakeups() for c in consumers}
+            preempted_before = {c.name: c.preemptions() for c in consumers}
             faults_before = {c.name: c.faults() for c in consumers}
             events = 0; stop = threading.Event()
             def sampler():
@@ -312,6 +318,7 @@ def throughput():
             after = {c.name: c.user_system() for c in consumers}
             io_after = wakeups_and_syscalls(d.p.pid)
             woken = {c.name: c.wakeups() - woken_before[c.name] for c in consumers}
+            preempted = {c.name: c.preemptions() - preempted_before[c.name] for c in consumers}
             faulted = {c.name: c.faults() - faults_before[c.name] for c in consumers}
             dead = [c.name for c in consumers if not c.alive()]
             say(f"{name}.events", f"{events} ({times}x, {wall:.1f} s)")
@@ -343,6 +350,8 @@ def throughput():
                 f"read+write syscalls {(io_after[1] - io_before[1]) / frames:.2f} ({frames} frames)")
             for c in consumers:
                 say(f"{name}.wakeups_per_frame.{c.name}", f"{woken[c.name] / frames:.2f}")
+            for c in consumers:
+                say(f"{name}.preemptions_per_frame.{c.name}", f"{preempted[c.name] / frames:.2f}")
             for c in consumers:
                 say(f"{name}.minor_faults_per_frame.{c.name}", f"{faulted[c.name] / frames:.3f}")
             dropped = d.stderr().count("SYN_DROPPED")
