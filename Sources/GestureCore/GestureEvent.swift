@@ -7,6 +7,8 @@ public struct GestureKind: RawRepresentable, Hashable, Sendable, CustomStringCon
     private init(code: UInt16) { self.code = code }
     public init(rawValue: String) { code = Self.names.code(of: rawValue) }
     public var rawValue: String { Self.names.name(of: code) }
+    /// Its number in the table (GestureKindSet's bit).
+    var number: UInt16 { code }
 
     // By number: RawRepresentable's defaults would compare and hash the names.
     @inline(__always)

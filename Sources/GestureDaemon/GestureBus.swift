@@ -19,22 +19,48 @@ public protocol GestureSubscriber: AnyObject {
     /// that looks at gestures without copying them out of a message (a copy retains every
     /// string of the event and of the device).
     func receive(_ g: GestureEvent, from device: WireDevice)
+    /// The kinds of gesture it takes now (all, by default). The bus hands a gesture to no one
+    /// when no subscriber takes its kind.
+    var wantedKinds: GestureKindSet { get }
+    /// Set by the bus at `subscribe`: a subscriber whose `wantedKinds` changed calls it.
+    var interestChanged: (() -> Void)? { get set }
 }
 
 extension GestureSubscriber {
     public func receive(_ g: GestureEvent, from device: WireDevice) { receive(.gesture(g, device)) }
+    /// Every kind, for good: the bus need not be told anything.
+    public var wantedKinds: GestureKindSet { .all }
+    public var interestChanged: (() -> Void)? { get { nil } set {} }
 }
 
 /// Fan-out of gestures to subscribers (the socket server, hooks, tests), in publish order.
 public final class GestureBus {
     private var subscribers: [GestureSubscriber] = []
+    /// The union of the subscribers' `wantedKinds`, as of the last `interestChanged()`.
+    public private(set) var wantedKinds = GestureKindSet.none
 
     public init() {}
 
     /// Attaches a subscriber for the bus's life.
     public func subscribe(_ s: GestureSubscriber) {
         subscribers.append(s)
+        var s = s
+        s.interestChanged = { [unowned self] in self.interestChanged() }
+        interestChanged()
     }
+
+    /// A subscriber's `wantedKinds` changed (a client connected, subscribed or left; a reload).
+    public func interestChanged() {
+        var kinds = GestureKindSet.none
+        for s in subscribers { kinds.formUnion(s.wantedKinds) }
+        wantedKinds = kinds
+    }
+
+    /// Whether some subscriber takes gestures of this kind: a device's session asks before it
+    /// hands a gesture over, so a gesture nobody takes (a pan's `changed` every frame, with no
+    /// client and no binding for pans) costs no call, retain or copy.
+    @inline(__always)
+    public func wants(_ kind: GestureKind) -> Bool { wantedKinds.contains(kind) }
 
     public func publish(_ m: BusMessage) {
         if case .gesture(let g, let d) = m { publish(g, from: d); return }
@@ -43,6 +69,7 @@ public final class GestureBus {
 
     /// The daemon's path for a gesture: no message built, nothing copied per subscriber.
     public func publish(_ g: GestureEvent, from device: WireDevice) {
+        guard wants(g.kind) else { return }
         for s in subscribers { s.receive(g, from: device) }
     }
 }

@@ -62,6 +62,7 @@ extension SocketServer {
             switch try WireDecoder.clientRequest(trimmed) {
             case .subscribe(let sub):
                 c.subscription = sub
+                interestChanged?()
                 reply(c, WireEncoder.ok("subscribe"))
                 onClientServed?()
             case .emit(let request):

@@ -55,7 +55,7 @@ public final class SocketServer: GestureSubscriber {
     let loop: EventLoop
     let log: Logger
     var clients: [FileDescriptor: Client] = [:] {
-        didSet { clientList = Array(clients.values) }
+        didSet { clientList = Array(clients.values); interestChanged?() }
     }
     /// `clients.values` for the per-gesture fan-out: walking an array retains nothing, the
     /// dictionary's values do.
@@ -92,6 +92,20 @@ public final class SocketServer: GestureSubscriber {
     /// answered: the daemon hands back the code that ran for it (a client need not subscribe
     /// to get every gesture).
     public var onClientServed: (() -> Void)?
+    /// Set by the bus: called when the kinds its clients take may have changed (one
+    /// connected, subscribed or left).
+    public var interestChanged: (() -> Void)?
+
+    /// The kinds some client takes: every kind once one subscribed to no kind in particular
+    /// (a new client gets everything), none with no client.
+    public var wantedKinds: GestureKindSet {
+        var kinds = GestureKindSet.none
+        for c in clientList {
+            guard let k = c.subscription.kinds else { return .all }
+            kinds.formUnion(GestureKindSet(k))
+        }
+        return kinds
+    }
     public let origin: Instant
     private var afterWakeupID = 0
 

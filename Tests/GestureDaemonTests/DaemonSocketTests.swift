@@ -91,6 +91,38 @@ import GestureWire
         #expect(!ran.isEmpty && ran.allSatisfy { $0 == "tap" }, "hook output: '\(text)'; log: \(d.log)")
     }
 
+    /// A reload that binds a new kind while the only client takes swipes alone, after the client
+    /// subscribed: the taps reach the hooks, so the bus learned of the hooks' new kinds
+    /// (GestureBus.wantedKinds), not only the runner.
+    @Test func reloadBindingANewKind_reachesTheHooks_whenNoClientTakesIt() throws {
+        let dir = TestPaths.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let out = dir + "/hook.out"
+        let d = try DaemonProcess(["--replay", Self.taps, "--replay-wait-for-clients", "1", "--replay-delay", "3"],
+                                  config: "bindings:\n  - {gesture: swipe, command: 'echo swipe >> \(out)'}\n")
+        defer { _ = d.stop() }
+        let c = try TestClient(d.socket)   // starts the replay, three seconds from now
+        _ = c.next()                       // hello
+        c.send(#"{"type":"subscribe","kinds":["swipe"]}"#)
+        guard let ok = c.next(), case .ok = try WireDecoder.serverMessage(ok) else {
+            throw TestFailure(description: "no ok: \(c.lines)")
+        }
+        try "bindings:\n  - {gesture: tap, fingers: 1, command: 'echo \"$GESTURE_KIND\" >> \(out)'}\n"
+            .write(toFile: d.configPath, atomically: true, encoding: .utf8)
+        d.signal(SIGHUP)
+        #expect(d.waitForLog("in force"), "\(d.log)")
+        let seen = try c.read(until: { m, _ in m.isDeviceRemoved }).compactMap { $0.0.gesture }
+        #expect(seen.isEmpty, "\(seen)")
+        var text = ""
+        for _ in 0..<200 {
+            text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+            if text.split(separator: "\n").count == 9 { break }
+            usleep(25_000)
+        }
+        let ran = text.split(separator: "\n")
+        #expect(!ran.isEmpty && ran.allSatisfy { $0 == "tap" }, "hook output: '\(text)'; log: \(d.log)")
+    }
+
     /// `gestured listen` started before the daemon: it retries with backoff, connects, and runs
     /// the user's binding for the replayed swipe.
     @Test func listenReconnectsAndRunsBindings() throws {
@@ -237,6 +269,26 @@ import GestureWire
         let rest = try c.read(until: { m, _ in m.isDeviceRemoved })
         let gestures = rest.compactMap { $0.0.gesture }
         #expect(gestures.count == 1 && gestures.first?.kind == "swipe" && gestures.first?.direction == "up", "\(gestures)")
+    }
+
+    /// The bus hands a gesture over only when some client or binding takes its kind
+    /// (GestureBus.wantedKinds): a client that narrows its subscription must not narrow what a
+    /// client connecting after it gets. What the person did: a 4-finger swipe up.
+    @Test func aNarrowSubscription_doesNotNarrowALaterClient() throws {
+        let d = try DaemonProcess(["--replay", Self.swipe4, "--replay-wait-for-clients", "2"])
+        defer { _ = d.stop() }
+        let narrow = try TestClient(d.socket)
+        _ = narrow.next()                              // hello
+        narrow.send(#"{"type":"subscribe","kinds":["swipe"]}"#)
+        guard let ok = narrow.next(), case .ok = try WireDecoder.serverMessage(ok) else {
+            throw TestFailure(description: "no ok: \(narrow.lines)")
+        }
+        let wide = try TestClient(d.socket)            // the second client starts the replay
+        let all = try wide.read(until: { m, _ in m.isDeviceRemoved }).compactMap { $0.0.gesture }
+        let swipes = try narrow.read(until: { m, _ in m.isDeviceRemoved }).compactMap { $0.0.gesture }
+        #expect(swipes.count == 1 && swipes.first?.kind == "swipe" && swipes.first?.direction == "up", "\(swipes)")
+        #expect(all.contains { $0.kind == "swipe" && $0.direction == "up" && $0.fingers == 4 }, "\(all)")
+        #expect(all.contains { $0.kind == "pan" && $0.phase == "changed" }, "\(all)")
     }
 
     @Test func overlongLineGetsErrorThenClose() throws {

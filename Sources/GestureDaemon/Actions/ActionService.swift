@@ -97,6 +97,7 @@ public final class ActionService: GestureSubscriber {
             t.stop(); touchpad = nil
             log.info("actions: virtual touchpad removed (no touchpad: binding)")
         }
+        interestChanged?()
     }
 
     var neededKeys: Set<UInt16> { Set(bindings.flatMap { $0.keys.flatMap(\.codes) }).union(emittedKeys) }
@@ -195,6 +196,13 @@ public final class ActionService: GestureSubscriber {
         guard case .gesture(let g, let d) = m else { return }
         receive(g, from: d)
     }
+
+    /// The kinds its bindings name, or every kind while the virtual touchpad replays gestures
+    /// (`configure` changes it and says so).
+    public var wantedKinds: GestureKindSet {
+        touchpad != nil ? .all : GestureKindSet(bindings.lazy.map(\.gesture))
+    }
+    public var interestChanged: (() -> Void)?
 
     public func receive(_ g: GestureEvent, from d: WireDevice) {
         touchpad?.receive(g, from: d)

@@ -19,7 +19,13 @@ final class HookSubscriber: GestureSubscriber {
     }
 
     /// The config was reloaded (the runner has the new bindings already).
-    func kindsChanged(_ kinds: [GestureKind]) { boundKinds = kinds }
+    func kindsChanged(_ kinds: [GestureKind]) {
+        boundKinds = kinds
+        interestChanged?()
+    }
+
+    var wantedKinds: GestureKindSet { GestureKindSet(boundKinds) }
+    var interestChanged: (() -> Void)?
 
     func receive(_ m: BusMessage) {
         guard case .gesture(let g, let d) = m else { return }

@@ -148,6 +148,7 @@ public final class DeviceSessions: DaemonService {
 
     /// A gesture as the pipeline holds it, with the device borrowed from the session's box.
     private func publish(_ g: GestureEvent, from s: DeviceSession) {
+        guard bus.wants(g.kind) else { return }
         let w = s.wireBox
         bus.publish(g, from: w.device)
     }
