@@ -273,8 +273,9 @@ extension EvdevDevice {
     /// be queued; fewer: the kernel had no more complete frames). `.wouldBlock`: nothing was
     /// queued (`events` is then emptied too when `replacing`). The records become `InputEvent`s
     /// in `converted` and reach the caller's array in one copy: not an `append` per event (a
-    /// capacity and uniqueness check each), and no emptying first.
-    func readEvents(appendingTo events: inout [InputEvent], replacing: Bool = false) -> Result<Int, SystemError> {
+    /// capacity and uniqueness check each), and no emptying first. `dropped`: the index in
+    /// `events` of the first SYN_DROPPED among them, found while converting.
+    func readEvents(appendingTo events: inout [InputEvent], replacing: Bool = false) -> Result<(count: Int, dropped: Int?), SystemError> {
         let bytes: Int
         do { bytes = try fd.read(into: records) } catch {
             if replacing { events.removeAll(keepingCapacity: true) }
@@ -282,14 +283,18 @@ extension EvdevDevice {
         }
         let count = bytes / CInput.inputEventStride
         let raw = records.bindMemory(to: input_event.self)
+        var dropped: Int?
         for i in 0..<count {
             let e = raw[i]
-            let time = Instant(seconds: Int64(e.time.tv_sec), microseconds: Int64(e.time.tv_usec))
+            // The kernel's timeval: seconds since boot, microseconds below a million.
+            let time = Instant(microseconds: Int64(e.time.tv_sec) &* 1_000_000 &+ Int64(e.time.tv_usec))
             (converted.baseAddress! + i).initialize(to: InputEvent(time: time, type: e.type, code: e.code, value: e.value))
+            if e.type == EventType.syn && e.code == SynCode.dropped && dropped == nil { dropped = i }
         }
         let read = UnsafeBufferPointer(start: converted.baseAddress, count: count)
+        let start = replacing ? 0 : events.count
         if replacing { events.replaceSubrange(events.indices, with: read) } else { events.append(contentsOf: read) }
-        return .success(count)
+        return .success((count, dropped.map { start + $0 }))
     }
 }
 

@@ -99,7 +99,6 @@ public final class EvdevDevice {
         // The first read replaces what the last wakeup's array held (no separate emptying).
         var first = true
         while first || events.count < maximumEvents {
-            let start = first ? 0 : events.count
             let result = readEvents(appendingTo: &events, replacing: first)
             first = false
             switch result {
@@ -107,8 +106,8 @@ public final class EvdevDevice {
                 return DeviceRead(events: events, resyncCount: resyncs, status: .drained)
             case .failure(let e):
                 return DeviceRead(events: events, resyncCount: resyncs, status: failure("read", e))
-            case .success(let count):
-                if let dropped = events[start...].firstIndex(where: { $0.type == EventType.syn && $0.code == SynCode.dropped }) {
+            case .success(let (count, dropped)):
+                if let dropped {
                     resyncs += 1
                     events.removeSubrange((dropped + 1)...)
                     let status = resync(after: events[dropped], into: &events)
@@ -139,7 +138,7 @@ public final class EvdevDevice {
         draining: for _ in 0..<Self.drainReads {
             stale.removeAll(keepingCapacity: true)
             switch readEvents(appendingTo: &stale) {
-            case .success(let count):
+            case .success(let (count, _)):
                 if let last = stale.last { time = last.time }
                 if count < Self.readCapacity { status = .drained; break draining }
             case .failure(.wouldBlock): status = .drained; break draining

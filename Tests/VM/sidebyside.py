@@ -232,7 +232,7 @@ def start_consumers(node, touchscreen, config_path):
     consumers = [Consumer("gestured", [d.p]), Consumer("libinput", [li]), Consumer("textstack", [ts_li, ts_py]),
                  # The text stack's libinput alone: libinput with a reader on its output, as gestured has one.
                  Consumer("libinput-piped", [ts_li])]
-    # The processes that read a consumer's output: placed with the consumers under --pin.
+    # The processes that read a consumer's output: placed with the consumers (`pin`).
     readers = [client.p, ts_py]
     if BARE:
         consumers.append(Consumer("gestured-bare", [Daemon(config="log: {level: warning}\n").p]))
@@ -250,7 +250,7 @@ def start_consumers(node, touchscreen, config_path):
     # The same daemon as `gestured`, opened after every other reader. The kernel wakes a device's
     # readers in the order they opened it; unpinned (--spread), the first one woken runs on the
     # other vCPU beside the rest and its time is dearer under TCG. `gestured-last` shows what the
-    # order moves: nothing when the readers share one vCPU (the default).
+    # order moves: 3-10 % when every process shares one vCPU (the default).
     dl = Daemon(config=open(config_path).read(), binary=LAST_BIN); readers.append(Reader(dl).p)
     consumers.append(Consumer("gestured-last", [dl.p]))
     return d, client, consumers, readers
@@ -293,7 +293,6 @@ def throughput():
         dev = Device(header)
         touchscreen = "touchscreen" in name
         d, client, consumers, readers = start_consumers(dev.node, touchscreen, config)
-        lines = None
         try:
             time.sleep(1.0); settle_cpu(consumers)  # every consumer has opened the device and is idle
             if not SPREAD: pin(consumers, readers, dev)
@@ -343,8 +342,7 @@ def throughput():
                         say(f"{name}.cpu_ms_per_10k_events_above_floor.{c.name}", f"{cpu[c.name] - cpu['floor']:.0f}")
             for c in consumers:
                 say(f"{name}.memory_kb.{c.name}", f"Rss {c.smaps_rss} VmRSS {c.rss} VmHWM {c.hwm} Private_Dirty {c.dirty} AnonHugePages {c.huge}")
-            lines = client.close()
-            say(f"{name}.socket_lines", lines)
+            say(f"{name}.socket_lines", client.close())
             frames = frames_in(recording or header) * times
             say(f"{name}.gestured_per_frame", f"wakeups {(io_after[0] - io_before[0]) / frames:.2f} "
                 f"read+write syscalls {(io_after[1] - io_before[1]) / frames:.2f} ({frames} frames)")
