@@ -68,6 +68,7 @@ public final class GestureBus {
     }
 
     /// The daemon's path for a gesture: no message built, nothing copied per subscriber.
+    @inline(__always)
     public func publish(_ g: GestureEvent, from device: WireDevice) {
         guard wants(g.kind) else { return }
         for s in subscribers { s.receive(g, from: device) }

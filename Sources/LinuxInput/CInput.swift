@@ -283,18 +283,22 @@ extension EvdevDevice {
         }
         let count = bytes / CInput.inputEventStride
         let raw = records.bindMemory(to: input_event.self)
-        var dropped: Int?
+        // Whether a SYN_DROPPED (type 0, code 3) is among them, as one flag: its index is looked
+        // for only then.
+        var sawDropped: UInt32 = 0
         for i in 0..<count {
             let e = raw[i]
             // The kernel's timeval: seconds since boot, microseconds below a million.
             let time = Instant(microseconds: Int64(e.time.tv_sec) &* 1_000_000 &+ Int64(e.time.tv_usec))
             (converted.baseAddress! + i).initialize(to: InputEvent(time: time, type: e.type, code: e.code, value: e.value))
-            if e.type == EventType.syn && e.code == SynCode.dropped && dropped == nil { dropped = i }
+            sawDropped |= UInt32((UInt32(e.type) | (UInt32(e.code) ^ UInt32(SynCode.dropped))) == 0 ? 1 : 0)
         }
         let read = UnsafeBufferPointer(start: converted.baseAddress, count: count)
         let start = replacing ? 0 : events.count
         if replacing { events.replaceSubrange(events.indices, with: read) } else { events.append(contentsOf: read) }
-        return .success((count, dropped.map { start + $0 }))
+        let dropped = sawDropped == 0 ? nil
+            : read.firstIndex(where: { $0.type == EventType.syn && $0.code == SynCode.dropped }).map { start + $0 }
+        return .success((count, dropped))
     }
 }
 

@@ -98,7 +98,10 @@ public final class DeviceSessions: DaemonService {
         followAccelerometerIfAsked(s, settings: devicePlan.settings)
         nextDeviceId += 1
         sessions[source.fd] = s
-        loop.add(source.fd, priority: .first) { [unowned self, unowned s] _ in self.readable(s) }
+        // The session is held by the handler itself (no cycle: the session does not hold it, and
+        // `end` removes it from the loop); an unowned capture would be promoted, an atomic
+        // operation, at every wake-up.
+        loop.add(source.fd, priority: .first) { [unowned self] _ in self.readable(s) }
         let w = s.wire
         log.info("devices: \(w.node): \(w.kind) '\(TextEscaping.escaped(w.name))', \(w.sizeKnown ? "" : "~")\(Int(w.widthMillimeters.rounded()))×\(Int(w.heightMillimeters.rounded())) mm, \(w.slots) slots, protocol \(w.contactProtocol)")
         bus.publish(.deviceAdded(w))
