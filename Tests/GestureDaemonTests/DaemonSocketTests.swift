@@ -14,6 +14,17 @@ import GestureWire
     static let taps = TestPaths.fixture("touchscreen-atmel-1finger-repeated-taps")
     static let swipe4 = TestPaths.fixture("touchscreen-ep0430m09-4finger-swipe-up")
 
+    /// The hook output file once it holds `lines` lines, or what it holds after 5 s.
+    static func hookOutput(_ path: String, lines: Int) -> String {
+        var text = ""
+        for _ in 0..<200 {
+            text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            if text.split(separator: "\n").count == lines { break }
+            usleep(25_000)
+        }
+        return text
+    }
+
     /// What the person did in the taps recording (Tests/Fixtures/RECORDINGS.md): nine 1-finger
     /// taps; with no doubleTap binding in the daemon's config they are nine taps.
     @Test func replayReachesASocketClient() throws {
@@ -79,12 +90,7 @@ import GestureWire
         let c = try TestClient(d.socket)   // the first client starts the replay: nine 1-finger taps
         let taps = try c.read(until: { m, _ in m.isDeviceRemoved }).compactMap { $0.0.gesture }.filter { $0.kind == "tap" }
         #expect(taps.count == 9, "\(taps)")
-        var text = ""
-        for _ in 0..<200 {
-            text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
-            if text.split(separator: "\n").count == 9 { break }
-            usleep(25_000)
-        }
+        let text = Self.hookOutput(out, lines: 9)
         // Each tap runs the hook (hooks.max_concurrent could drop one under load: at least one,
         // and only taps; before the reload renewed the kinds, none reached the hooks).
         let ran = text.split(separator: "\n")
@@ -113,12 +119,7 @@ import GestureWire
         #expect(d.waitForLog("in force"), "\(d.log)")
         let seen = try c.read(until: { m, _ in m.isDeviceRemoved }).compactMap { $0.0.gesture }
         #expect(seen.isEmpty, "\(seen)")
-        var text = ""
-        for _ in 0..<200 {
-            text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
-            if text.split(separator: "\n").count == 9 { break }
-            usleep(25_000)
-        }
+        let text = Self.hookOutput(out, lines: 9)
         let ran = text.split(separator: "\n")
         #expect(!ran.isEmpty && ran.allSatisfy { $0 == "tap" }, "hook output: '\(text)'; log: \(d.log)")
     }
