@@ -274,7 +274,7 @@ extension EvdevDevice {
     /// queued (`events` is then emptied too when `replacing`). The records become `InputEvent`s
     /// in `converted` and reach the caller's array in one copy: not an `append` per event (a
     /// capacity and uniqueness check each), and no emptying first. `dropped`: the index in
-    /// `events` of the first SYN_DROPPED among them, found while converting.
+    /// `events` of the first SYN_DROPPED among them (noted while converting, looked for after).
     func readEvents(appendingTo events: inout [InputEvent], replacing: Bool = false) -> Result<(count: Int, dropped: Int?), SystemError> {
         let bytes: Int
         do { bytes = try fd.read(into: records) } catch {
@@ -283,20 +283,19 @@ extension EvdevDevice {
         }
         let count = bytes / CInput.inputEventStride
         let raw = records.bindMemory(to: input_event.self)
-        // Whether a SYN_DROPPED (type 0, code 3) is among them, as one flag: its index is looked
-        // for only then.
-        var sawDropped: UInt32 = 0
+        // Whether a SYN_DROPPED is among them: its index is looked for only then.
+        var sawDropped = false
         for i in 0..<count {
             let e = raw[i]
             // The kernel's timeval: seconds since boot, microseconds below a million.
             let time = Instant(microseconds: Int64(e.time.tv_sec) &* 1_000_000 &+ Int64(e.time.tv_usec))
             (converted.baseAddress! + i).initialize(to: InputEvent(time: time, type: e.type, code: e.code, value: e.value))
-            sawDropped |= UInt32((UInt32(e.type) | (UInt32(e.code) ^ UInt32(SynCode.dropped))) == 0 ? 1 : 0)
+            if e.type == EventType.syn && e.code == SynCode.dropped { sawDropped = true }
         }
         let read = UnsafeBufferPointer(start: converted.baseAddress, count: count)
         let start = replacing ? 0 : events.count
         if replacing { events.replaceSubrange(events.indices, with: read) } else { events.append(contentsOf: read) }
-        let dropped = sawDropped == 0 ? nil
+        let dropped = !sawDropped ? nil
             : read.firstIndex(where: { $0.type == EventType.syn && $0.code == SynCode.dropped }).map { start + $0 }
         return .success((count, dropped))
     }
