@@ -149,7 +149,8 @@ public final class DeviceSessions: DaemonService {
         }
     }
 
-    /// A gesture as the pipeline holds it, with the device borrowed from the session's box.
+    /// A gesture as the pipeline holds it, with the device borrowed from the session's box. The
+    /// bus asks for the kind again; asked here first, a gesture nobody takes retains no box.
     private func publish(_ g: GestureEvent, from s: DeviceSession) {
         guard bus.wants(g.kind) else { return }
         let w = s.wireBox
