@@ -82,6 +82,8 @@ public struct GesturePipeline: Sendable {
 
     /// The device's state after the events fed so far, in its own units (the decoder's).
     public var state: EvdevState { decoder.state }
+    /// `SlotDecoder.adoptAxes`: the axes a read mask held back, at the kernel's values.
+    public mutating func adoptAxes(_ codes: [UInt16], from other: EvdevState) { decoder.adoptAxes(codes, from: other) }
 
     /// When `advance(to:)` next has work: the decoder's watchdog or the arena's earliest wait.
     public var nextDeadline: Instant? { deadline }

@@ -38,7 +38,10 @@ public final class DeviceSession {
         set { pipeline.emitsFrames = newValue }
     }
     /// The grab and clone of an `exclusive: true` device (Exclusive/ExclusiveDevice.swift).
-    var exclusive: ExclusiveDevice?
+    /// Once it is gone the reads leave out again what the decoder never reads.
+    var exclusive: ExclusiveDevice? {
+        didSet { if exclusive == nil && oldValue != nil { readOnlyWhatIsDecoded() } }
+    }
 
     /// `orientation`: the device's axes at open (udev calibration, the plan's config transform,
     /// the screen); by default the plan's transform alone.
@@ -165,6 +168,23 @@ public final class DeviceSession {
         case .ended, .deviceGone, .failed: break
         }
         return r
+    }
+
+    /// A shared device's reads leave out the events the decoder never reads (`ReadMask`): on
+    /// the recordings 16–53 % of them, each a trip through the pipeline's event loop.
+    func readOnlyWhatIsDecoded() {
+        guard let evdev = source.realDevice, exclusive == nil else { return }
+        evdev.readMask = ReadMask(evdev.description)
+    }
+
+    /// Every event again, for an exclusive device's clone, which gets them all: the axes the
+    /// mask held back are first brought to the kernel's values now (their events were never
+    /// read, and the clone starts from this state). Whatever is still queued is read whole.
+    func readEverything() throws(InputError) {
+        guard let evdev = source.realDevice, evdev.readMask.masksAnything else { return }
+        let held = evdev.readMask.maskedAxes(of: evdev.description)
+        evdev.readMask = .none
+        pipeline.adoptAxes(held, from: try evdev.currentState())
     }
 
     /// The device's state now, as its pipeline's decoder holds it (read in place).

@@ -271,7 +271,8 @@ extension EvdevDevice {
     /// call per event): puts the events it returned after those already in `events` (or in place
     /// of them, with `replacing`) and says how many (`readCapacity`: the buffer filled, more may
     /// be queued; fewer: the kernel had no more complete frames). `.wouldBlock`: nothing was
-    /// queued (`events` is then emptied too when `replacing`). The records become `InputEvent`s
+    /// queued (`events` is then emptied too when `replacing`). `count` is the records read;
+    /// those `readMask` leaves out are not put in `events`. The records become `InputEvent`s
     /// in `converted` and reach the caller's array in one copy: not an `append` per event (a
     /// capacity and uniqueness check each), and no emptying first. `dropped`: the index in
     /// `events` of the first SYN_DROPPED among them (noted while converting, looked for after).
@@ -285,14 +286,23 @@ extension EvdevDevice {
         let raw = records.bindMemory(to: input_event.self)
         // Whether a SYN_DROPPED is among them: its index is looked for only then.
         var sawDropped = false
+        // What `readMask` leaves out is not converted: an axis by its bit, EV_MSC whole.
+        let skippedAxes = skippedAxisBits, skipsMisc = skipsMiscellaneous
+        var kept = 0
         for i in 0..<count {
             let e = raw[i]
+            if e.type == EventType.abs {
+                if e.code < 64 && skippedAxes & (1 &<< UInt64(e.code)) != 0 { continue }
+            } else if e.type == EventType.msc && skipsMisc {
+                continue
+            }
             // The kernel's timeval: seconds since boot, microseconds below a million.
             let time = Instant(microseconds: Int64(e.time.tv_sec) &* 1_000_000 &+ Int64(e.time.tv_usec))
-            (converted.baseAddress! + i).initialize(to: InputEvent(time: time, type: e.type, code: e.code, value: e.value))
+            (converted.baseAddress! + kept).initialize(to: InputEvent(time: time, type: e.type, code: e.code, value: e.value))
+            kept &+= 1
             if e.type == EventType.syn && e.code == SynCode.dropped { sawDropped = true }
         }
-        let read = UnsafeBufferPointer(start: converted.baseAddress, count: count)
+        let read = UnsafeBufferPointer(start: converted.baseAddress, count: kept)
         let start = replacing ? 0 : events.count
         if replacing { events.replaceSubrange(events.indices, with: read) } else { events.append(contentsOf: read) }
         let dropped = !sawDropped ? nil

@@ -35,6 +35,23 @@ public final class EvdevDevice {
     /// `readAvailable`'s events array, kept between reads.
     private var readBuffer: [InputEvent] = []
 
+    /// What reads leave out (`ReadMask`: events the decoder never looks at); every event
+    /// (`.none`) until set. Read into the two fields the conversion loop tests.
+    public var readMask: ReadMask = .none {
+        didSet { skippedAxisBits = readMask.skippedAxisBits; skipsMiscellaneous = !readMask.miscellaneous }
+    }
+    private(set) var skippedAxisBits: UInt64 = 0
+    private(set) var skipsMiscellaneous = false
+
+    /// The device's state now, as the kernel holds it (a fresh libevdev handle on the fd): for
+    /// the values of axes a read mask held back.
+    public func currentState() throws(InputError) -> EvdevState {
+        switch CInput.evdevQueryState(fd: descriptor, description) {
+        case .success(let state): return state
+        case .failure(var e): e.path = path; throw e
+        }
+    }
+
     /// Opens `path`. Throws an `InputError` carrying errno (EACCES explains the `input` group).
     public init(path: String) throws(InputError) {
         let fd: Int32

@@ -10,7 +10,9 @@ import LinuxInput
 import LinuxSystem
 
 /// `mode`: "udev" or "inotify" (checked by the caller); nil picks as the daemon does.
-@MainActor func watchMain(_ modeName: String?) -> Int32 {
+/// `readMask`: each device's reads leave out what its decoder never reads, as the daemon's do for
+/// a shared device (`ReadMask`); each read line then lists the ABS codes it returned.
+@MainActor func watchMain(_ modeName: String?, readMask: Bool = false) -> Int32 {
     let mode: DeviceMonitor.Mode? = modeName.flatMap(DeviceMonitor.Mode.init(rawValue:))
     let monitor: DeviceMonitor
     do { monitor = try DeviceMonitor(mode: mode) } catch { say("error: \(error)"); return 1 }
@@ -40,6 +42,7 @@ import LinuxSystem
             case .added(let d):
                 do {
                     let dev = try EvdevDevice(path: d.node)
+                    if readMask { dev.readMask = ReadMask(dev.description) }
                     devices[d.node] = dev
                     pipelines[d.node] = GesturePipeline(device: dev.description, initialState: dev.initialState)
                     let slots = dev.initialState.activeSlots.map(String.init).joined(separator: ",")
@@ -88,7 +91,8 @@ import LinuxSystem
             case .failed(let e): status = "failed(\(e))"
             }
             let monotonic = r.events.last.map { "\($0.time)" } ?? "-"
-            say("read \(node) events=\(r.events.count) reports=\(reports) dropped=\(dropped) resyncs=\(r.resyncCount) status=\(status) last=\(monotonic)")
+            let codes = readMask ? " abs=" + Set(r.events.filter { $0.type == EventType.abs }.map(\.code)).sorted().map { String($0, radix: 16) }.joined(separator: ",") : ""
+            say("read \(node) events=\(r.events.count) reports=\(reports) dropped=\(dropped) resyncs=\(r.resyncCount) status=\(status) last=\(monotonic)\(codes)")
             let out = emit(node, dev.description)
             for e in r.events { pipelines[node]?.feed(e, out) }
             if r.status == .deviceGone {

@@ -9,7 +9,8 @@ import LinuxSystem
 
 let usageText = """
 usage: gestured-uinput DEVICE [--name NAME] [--phys PHYS]
-       gestured-uinput watch [udev|inotify]   (print LinuxInput's view of devices and reads)
+       gestured-uinput watch [--read-mask] [udev|inotify]   (print LinuxInput's view of devices and
+                             reads; --read-mask: each device read as the daemon reads a shared one)
   DEVICE  an evemu file (.evemu or .desc) whose header describes the device, or `keyboard`, `mouse`
 Creates the device, prints `node /dev/input/eventN`, then runs commands read from stdin:
   play FILE [STOP_AFTER_MS]  write FILE's E: events with their recorded spacing (optionally only
@@ -68,13 +69,13 @@ func finish(_ stop: ArgumentStop) -> Never {
 
 let words = Array(CommandLine.arguments.dropFirst())
 if words.first == "watch" {
-    let syntax = CommandSyntax(command: "gestured-uinput watch", help: usageText, options: [], positionals: 1,
+    let syntax = CommandSyntax(command: "gestured-uinput watch", help: usageText, options: [.flag("--read-mask")], positionals: 1,
                                unknown: "unexpected argument")
     let parsed = syntax.parse(Array(words.dropFirst()))
     if let stop = parsed.stop { finish(stop) }
     let mode = parsed.arguments.compactMap { if case .positional(let p) = $0 { p } else { nil } }.first
     if let mode, DeviceMonitor.Mode(rawValue: mode) == nil { finish(syntax.invalid("the mode is udev or inotify, not '\(mode)'")) }
-    CurrentProcess.exit(watchMain(mode))
+    CurrentProcess.exit(watchMain(mode, readMask: parsed.arguments.contains { if case .flag("--read-mask") = $0 { true } else { false } }))
 }
 let deviceSyntax = CommandSyntax(command: "gestured-uinput", help: usageText,
                                  options: [.value("--name", needs: "a name"), .value("--phys", needs: "a phys string")],

@@ -504,3 +504,44 @@ def exclusive_reload_off_and_on_again_with_libinput_watching():
         pad.remove()
         if d: d.stop()
     check(not wait_no_clone(), f"a clone outlived the daemon: {virtual_nodes()}")
+
+
+def abs_value(node, code):
+    """The kernel's current value of EV_ABS CODE on NODE (EVIOCGABS: struct input_absinfo's first field)."""
+    fd = os.open(node, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        buf = _fcntl.ioctl(fd, (2 << 30) | (24 << 16) | (0x45 << 8) | (0x40 + code), bytes(24))
+        return int.from_bytes(buf[:4], "little", signed=True)
+    finally:
+        os.close(fd)
+
+@test
+def exclusive_by_reload_starts_the_clone_at_the_axes_the_shared_reads_left_out():
+    """A shared device's reads leave out the events the decoder never reads (here ABS_X and ABS_Y, the
+    touchpad's single-touch emulation); a reload turning `exclusive` on first takes those axes' values from
+    the kernel, so the clone starts where the real device is, not where it was when the daemon opened it."""
+    daemon_ready()
+    pad = Device(TOUCHPAD)
+    d = None
+    try:
+        settle()
+        d = Daemon(config=PAD_CONFIG.replace("    exclusive: true\n", "    exclusive: false\n")); c = d.client()
+        path = f"{WORK}/d{Daemon.count}.yaml"
+        at_open = (abs_value(pad.node, 0), abs_value(pad.node, 1))
+        pad.do("down 2000 2500")
+        for i in range(1, 16): pad.do(f"move {2000 + 100 * i} {2500 + 50 * i}"); time.sleep(0.01)
+        pad.do("up")
+        c.wait(gesture("pan", "ended"), 10, "the 1-finger stroke while shared")
+        real = (abs_value(pad.node, 0), abs_value(pad.node, 1))
+        check(real != at_open, f"the stroke left ABS_X/ABS_Y at {real}, as at open: the test proves nothing")
+        m = len(d.stderr())
+        open(path, "w").write(PAD_CONFIG)
+        os.kill(d.p.pid, signal.SIGHUP)
+        clone = wait_clone(d, pad.node, after=m)
+        got = (abs_value(clone, 0), abs_value(clone, 1))
+        check(got == real, f"the clone starts at ABS_X/ABS_Y {got}, the real device is at {real} (at open {at_open})")
+    finally:
+        pad.remove()
+        if d: d.stop()
+    check(not wait_no_clone(), f"a clone outlived the daemon: {virtual_nodes()}")
+

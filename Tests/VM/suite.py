@@ -335,6 +335,30 @@ def linuxinput_syn_dropped_resync():
         ts.remove(); w.p.terminate(); w.stop()
 
 @test
+def linuxinput_read_mask_leaves_out_what_is_not_decoded():
+    """EvdevDevice.readMask, as the daemon reads a shared device: on the 3M touchscreen the contact's axes
+    (position, tracking id, touch major) are read, ABS_MT_TOUCH_MINOR, ABS_MT_ORIENTATION and the single-touch
+    ABS_X/ABS_Y are not; a frame of such events only still comes through, as its SYN_REPORT. (The values step
+    past the axes' fuzz, which the kernel's input core would otherwise filter.)"""
+    w = Lines([UINPUT, "watch", "--read-mask", "udev"], stdin=subprocess.DEVNULL, name="watch-read-mask")
+    ts = None
+    try:
+        w.wait_for(lambda l: l == "enumerated", 10, "enumeration")
+        ts = Device(f"{FIX}/touchscreen-3m-10finger-mixed-rotate-pinch-drags__whot-evemu.evemu")
+        w.wait_for(lambda l: l.startswith(f"added {ts.node}"), 10, "added")
+        ts.do("ev 3 57 501 3 53 200 3 54 100 3 48 1000 3 49 800 3 52 1 3 0 200 3 1 100 1 330 1 0 0 0")
+        line = w.wait_for(lambda l: l.startswith(f"read {ts.node}"), 10, "the touch read")
+        codes = set(line.split(" abs=")[1].split(",")) if " abs=" in line else set()
+        check({"35", "36", "39", "30"} <= codes, f"a contact axis was left out: {line}")
+        check(not codes & {"31", "34", "0", "1"}, f"an axis the decoder never reads was read: {line}")
+        ts.do("ev 3 49 3000 3 52 0 0 0 0")
+        line = w.wait_for(lambda l: l.startswith(f"read {ts.node}"), 10, "the frame of left-out events")
+        check("events=1 reports=1" in line and line.endswith(" abs="), f"not the SYN_REPORT alone: {line}")
+    finally:
+        if ts: ts.remove()
+        w.p.terminate(); w.stop()
+
+@test
 def linuxinput_syn_dropped_resync_restores_moved_and_lifted_contacts():
     """EvdevDevice after SYN_DROPPED reads the device's state back: a contact that moved while the
     reader was stopped is at its new position, one lifted then has ended, the flooded one is still

@@ -220,6 +220,13 @@ public struct SlotDecoder: Sendable {
         return TouchFrame(time: now, touches: touches, fingerCount: 0, flags: flags)
     }
 
+    /// Takes `other`'s values of `codes` into the device's state: the axes a reader's
+    /// `ReadMask` held back, once it reads them again (an exclusive device's clone starts from
+    /// this state). Touches and frames are untouched.
+    public mutating func adoptAxes(_ codes: [UInt16], from other: EvdevState) {
+        state.adopt(codes, from: other)
+    }
+
     /// There are "kernel bug:" lines to drain.
     public var hasDiagnostics: Bool { @inline(__always) get { !ctx.diagnostics.isEmpty } }
 

@@ -91,6 +91,8 @@ public final class DeviceSessions: DaemonService {
                                                   output: discovered?.output, log: log)
         let s = DeviceSession(id: nextDeviceId, source: source, plan: devicePlan, orientation: orientation)
         s.emitsFrames = rawFrames
+        // An exclusive device reads every event (startExclusive); a shared one what is decoded.
+        if !devicePlan.settings.exclusive { s.readOnlyWhatIsDecoded() }
         s.planTaken = { [unowned self] s, old in self.planTaken(s, old: old) }
         actions?.deviceOpened(id: s.id, description: source.description, transform: s.transform)
         logOrientation(s, changed: false)
