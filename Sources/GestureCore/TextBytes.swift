@@ -38,7 +38,8 @@ public enum DecimalText {
     /// `Int64(x.rounded())` for |x| < 2^53 without a call to libm's `round` (a page of libm
     /// brought in for the lines and hooks of a stream): `x - trunc(x)` is exact there
     /// (Sterbenz), so comparing it with ±0.5 rounds as `round` does, half away from zero.
-    @inline(__always)
+    /// Inlinable: each number of a gesture line (GestureWire) rounds through it, in another module.
+    @inlinable @inline(__always)
     public static func roundedHalfAway(_ x: Double) -> Int64 {
         let t = Int64(x)
         let rest = x - Double(t)
