@@ -19,8 +19,9 @@ public protocol GestureSubscriber: AnyObject {
     /// that looks at gestures without copying them out of a message (a copy retains every
     /// string of the event and of the device).
     func receive(_ g: GestureEvent, from device: WireDevice)
-    /// The kinds of gesture it takes now (all, by default). The bus hands a gesture to no one
-    /// when no subscriber takes its kind.
+    /// The kinds of gesture it takes now (all, by default): the bus hands it gestures of these
+    /// kinds only, and a gesture to no one when no subscriber takes its kind. A change is told
+    /// through `interestChanged`.
     var wantedKinds: GestureKindSet { get }
     /// Set by the bus at `subscribe`: a subscriber whose `wantedKinds` changed calls it.
     var interestChanged: (() -> Void)? { get set }
@@ -33,9 +34,16 @@ extension GestureSubscriber {
     public var interestChanged: (() -> Void)? { get { nil } set {} }
 }
 
-/// Fan-out of gestures to subscribers (the socket server, hooks, tests), in publish order.
+/// Fan-out of gestures to subscribers (the socket server, hooks, tests), in publish order. A
+/// gesture goes only to the subscribers whose `wantedKinds` hold its kind: a pan's `changed`
+/// each frame reaches the socket's clients, not hooks bound to swipes.
 public final class GestureBus {
-    private var subscribers: [GestureSubscriber] = []
+    private struct Route {
+        let subscriber: GestureSubscriber
+        var kinds: GestureKindSet
+    }
+    /// The subscribers with their kinds as of the last `interestChanged()`.
+    private var routes: [Route] = []
     /// The union of the subscribers' `wantedKinds`, as of the last `interestChanged()`.
     public private(set) var wantedKinds = GestureKindSet.none
 
@@ -43,7 +51,7 @@ public final class GestureBus {
 
     /// Attaches a subscriber for the bus's life.
     public func subscribe(_ s: GestureSubscriber) {
-        subscribers.append(s)
+        routes.append(Route(subscriber: s, kinds: .none))
         var s = s
         s.interestChanged = { [unowned self] in self.interestChanged() }
         interestChanged()
@@ -52,7 +60,10 @@ public final class GestureBus {
     /// A subscriber's `wantedKinds` changed (a client connected, subscribed or left; a reload).
     public func interestChanged() {
         var kinds = GestureKindSet.none
-        for s in subscribers { kinds.formUnion(s.wantedKinds) }
+        for i in routes.indices {
+            routes[i].kinds = routes[i].subscriber.wantedKinds
+            kinds.formUnion(routes[i].kinds)
+        }
         wantedKinds = kinds
     }
 
@@ -62,15 +73,17 @@ public final class GestureBus {
     @inline(__always)
     public func wants(_ kind: GestureKind) -> Bool { wantedKinds.contains(kind) }
 
+    /// Every other message goes to every subscriber.
     public func publish(_ m: BusMessage) {
         if case .gesture(let g, let d) = m { publish(g, from: d); return }
-        for s in subscribers { s.receive(m) }
+        for r in routes { r.subscriber.receive(m) }
     }
 
-    /// The daemon's path for a gesture: no message built, nothing copied per subscriber.
+    /// The daemon's path for a gesture: no message built, nothing copied per subscriber, and
+    /// no call to a subscriber that does not take its kind.
     @inline(__always)
     public func publish(_ g: GestureEvent, from device: WireDevice) {
         guard wants(g.kind) else { return }
-        for s in subscribers { s.receive(g, from: device) }
+        for r in routes where r.kinds.contains(g.kind) { r.subscriber.receive(g, from: device) }
     }
 }
