@@ -50,3 +50,20 @@ static inline int gestured_thread_stack(void **base, size_t *size) {
     pthread_attr_destroy(&attr);
     return rc;
 }
+
+#include <unistd.h>
+#include <sys/syscall.h>
+/* read(2), send(2) and epoll_wait(2) as plain system calls. glibc's wrappers are cancellation
+   points: in a process with more than one thread, each call turns the thread's asynchronous
+   cancellation on and off around the system call (two atomic operations, about 40 instructions
+   of the device path's every read, send and wait). gestured never cancels a thread. -1 and
+   errno as the wrappers. */
+static inline long gestured_read(int fd, void *buf, size_t count) {
+    return syscall(SYS_read, fd, buf, count);
+}
+static inline long gestured_send(int fd, const void *buf, size_t count, int flags) {
+    return syscall(SYS_sendto, fd, buf, count, flags, (void *)0, 0);
+}
+static inline int gestured_epoll_wait(int epfd, struct epoll_event *events, int maxevents, int timeout) {
+    return (int)syscall(SYS_epoll_pwait, epfd, events, maxevents, timeout, (void *)0, 8);
+}

@@ -50,7 +50,7 @@ public struct Epoll {
     /// entries filled in `events`. EINTR is thrown as `.interrupted` for the caller to decide.
     public func wait(into events: inout Events, timeoutMilliseconds: Int32 = -1) throws(SystemError) -> Int {
         let n = events.storage.withUnsafeMutableBufferPointer {
-            epoll_wait(descriptor.rawValue, $0.baseAddress, Int32($0.count), timeoutMilliseconds)
+            gestured_epoll_wait(descriptor.rawValue, $0.baseAddress, Int32($0.count), timeoutMilliseconds)
         }
         guard n >= 0 else { throw .last }
         return Int(n)

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import CLinuxSys
 #endif
 
 /// An open file descriptor as a value (swift-system's shape): the raw number plus the few calls
@@ -48,7 +49,8 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     /// One read(2) into `buffer`: the number of bytes read (0 at end of file). EINTR is retried.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
         while true {
-            let n = Glibc.read(rawValue, buffer.baseAddress, buffer.count)
+            // Not a cancellation point (CLinuxSys: gestured_read).
+            let n = gestured_read(rawValue, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
             let error = SystemError.last
             if error != .interrupted { throw error }

@@ -84,7 +84,7 @@ extension FileDescriptor {
     public func send(_ buffer: UnsafeRawBufferPointer, dontWait: Bool = false) throws(SystemError) -> Int {
         let flags = Int32(MSG_NOSIGNAL) | (dontWait ? Int32(MSG_DONTWAIT) : 0)
         while true {
-            let n = Glibc.send(rawValue, buffer.baseAddress, buffer.count, flags)
+            let n = gestured_send(rawValue, buffer.baseAddress, buffer.count, flags)
             if n >= 0 { return n }
             let error = SystemError.last
             if error != .interrupted { throw error }
