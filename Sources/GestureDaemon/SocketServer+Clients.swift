@@ -112,14 +112,13 @@ extension SocketServer {
     }
 
     func flushPending() {
-        guard !pendingFlush.isEmpty else { return }
-        swap(&flushing, &pendingFlush)
-        for c in flushing where c.flushDue {
+        guard flushDueSomewhere else { return }
+        flushDueSomewhere = false
+        // A client dropped during the wakeup is no longer listed, and needs no flush.
+        for c in clientList where c.flushDue {
             c.flushDue = false
             if !c.dropped { flush(c) }
         }
-        // Popped, not removeAll(keepingCapacity:), a general replaceSubrange call.
-        while !flushing.isEmpty { flushing.removeLast() }
     }
 
     /// At most this much queued output is joined into one send; the rest stays in the bounded

@@ -76,10 +76,10 @@ public final class SocketServer: GestureSubscriber {
     var acceptPausedUntil: Instant?
     /// Bytes of buffers clients released since memory was last handed back to the system.
     var releasedBytes = 0
-    /// Clients with lines queued by `receive` during the current wakeup.
-    var pendingFlush: [Client] = []
-    /// `pendingFlush` of the wakeup being flushed: the two swap, so neither is reallocated.
-    var flushing: [Client] = []
+    /// Whether some client had lines queued by `receive` during the current wakeup (its
+    /// `flushDue`): `flushPending` then looks for them in `clientList`, with no list of its own
+    /// to append each to and empty again.
+    var flushDueSomewhere = false
     /// The current devices and the daemon version, for hello.
     public var helloLine: () -> String = { "" }
     /// Called after a client is accepted and its hello queued (replay-on-first-client uses it).
@@ -291,7 +291,7 @@ public final class SocketServer: GestureSubscriber {
     func deliver(_ line: UnsafeBufferPointer<UInt8>, to c: Client) {
         if loop.dispatching {
             append(c, line)
-            if !c.flushDue { c.flushDue = true; pendingFlush.append(c) }
+            if !c.flushDue { c.flushDue = true; flushDueSomewhere = true }
         } else {
             c.queue.push(Array(line))
             flush(c)

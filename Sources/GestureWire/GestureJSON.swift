@@ -67,23 +67,24 @@ public enum GestureJSON {
                                 _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         typealias P = JSONBytes.Piece
         let phase = phaseLiteral(g.phase), edge = g.edge.map(edgeLiteral)
-        // The known names as literals; a name met later (GestureKind's NameTable) is escaped.
+        // The known names as literals; a name met later (GestureKind's NameTable) is escaped,
+        // and only then looked up as a String.
         let kindLiteral = Self.kindLiteral(g.kind), directionLiteral = g.direction.flatMap(Self.directionLiteral)
-        let kind = kindLiteral == nil ? g.kind.rawValue : "", direction = directionLiteral == nil ? g.direction?.rawValue : nil
-        var room = 201 + (kindLiteral?.utf8CodeUnitCount ?? P.stringRoom(kind)) + phase.utf8CodeUnitCount
-        room += device.object.count
-        if let directionLiteral { room += directionLiteral.utf8CodeUnitCount }
-        if let direction { room += P.stringRoom(direction) }
+        // The kind and direction literals (at most 11 and 31 bytes), the device object, the
+        // numbers at their longest.
+        var room = 201 + 48 + phase.utf8CodeUnitCount + device.object.count + P.numberRoom("velocity_mm_s") * 10
+        if kindLiteral == nil { room += P.stringRoom(g.kind.rawValue) }
+        if directionLiteral == nil, let d = g.direction { room += P.stringRoom(d.rawValue) }
         if let edge { room += edge.utf8CodeUnitCount }
-        room += P.numberRoom("velocity_mm_s") * 10
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { buf in
             let p = buf.baseAddress!
             var i = P.text("{\"type\":\"gesture\",\"gesture\":", p, 0)
-            if let kindLiteral { i = P.text(kindLiteral, p, i) } else { i = P.string(kind, p, i) }
+            if let kindLiteral { i = P.text(kindLiteral, p, i) } else { i = P.string(g.kind.rawValue, p, i) }
             i = P.text(phase, p, i); i = P.integer(g.id, p, i)
             i = P.text(",\"fingers\":", p, i); i = P.integer(g.fingers, p, i)
-            if let directionLiteral { i = P.text(directionLiteral, p, i) }
-            if let direction { i = P.text(",\"direction\":", p, i); i = P.string(direction, p, i) }
+            if let directionLiteral { i = P.text(directionLiteral, p, i) } else if let d = g.direction {
+                i = P.text(",\"direction\":", p, i); i = P.string(d.rawValue, p, i)
+            }
             if let edge { i = P.text(edge, p, i) }
             i = P.text(",\"time\":", p, i); i = P.time(g.time, origin: origin, p, i)
             i = P.text(",\"device\":", p, i); i = deviceObject(device, p, i)
