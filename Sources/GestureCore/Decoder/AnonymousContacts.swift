@@ -41,10 +41,16 @@ struct AnonymousContacts: Sendable {
     private let deviceName: String
     private let hasTouchKey: Bool
     private var packet = Contact()
-    /// This frame's contacts, one per packet; emptied at each frame's end. It and `tracks` are
-    /// kept between frames and written in place, so a frame neither allocates nor copies them.
-    private var contacts: [Contact] = []
-    private var tracks: [Track] = []
+    /// This frame's contacts, one per packet: the first `contactCount` of `maxContacts` entries,
+    /// forgotten at each frame's end by setting the count to 0. The tracks likewise: the first
+    /// `trackCount`. Each contact continues one track or begins one, and a track no contact
+    /// continues ends, so there are never more tracks than `maxContacts` after a frame. Both are
+    /// written in place through their buffers: a frame neither allocates, nor copies them, nor
+    /// checks their uniqueness more than once.
+    private var contacts: [Contact]
+    private var contactCount = 0
+    private var tracks: [Track]
+    private var trackCount = 0
     private var ignoreUntilLift = false
     /// Some protocol-A drivers (bcm5974) keep reporting lifted contacts with ABS_MT_TOUCH_MAJOR 0:
     /// once a device has shown a non-zero major, a zero one means "not touching".
@@ -57,8 +63,8 @@ struct AnonymousContacts: Sendable {
         hasTouchKey = device.hasKey(KeyCode.btnTouch)
         self.ignoreUntilLift = ignoreUntilLift
         packet.x = scale.rawXMin; packet.y = scale.rawYMin
-        contacts.reserveCapacity(Self.maxContacts)
-        tracks.reserveCapacity(2 * Self.maxContacts)
+        contacts = Array(repeating: Contact(), count: Self.maxContacts)
+        tracks = Array(repeating: Track(contact: Contact(), touchId: 0, slot: 0, suppressed: false), count: Self.maxContacts)
     }
 
     mutating func abs(code: UInt16, value: Int32) {
@@ -80,81 +86,94 @@ struct AnonymousContacts: Sendable {
         if scale.hasMajor {
             if packet.major != 0 { sawNonzeroMajor = true } else if sawNonzeroMajor && packet.hasMajor { return }
         }
-        if contacts.count < Self.maxContacts {
-            contacts.append(packet)
+        if contactCount < Self.maxContacts {
+            contacts[contactCount] = packet
+            contactCount += 1
         } else {
             ctx.diagnose("kernel bug: \(deviceName): more than \(Self.maxContacts) protocol-A contacts in one frame, the rest ignored")
         }
     }
 
-    private func touch(_ t: Track, phase: TouchPhase) -> Touch {
+    private static func touch(_ t: Track, phase: TouchPhase, _ scale: AxisScale, _ picture: AxisPicture) -> Touch {
         scale.touch(id: t.touchId, slot: t.slot, phase: phase, x: t.contact.x, y: t.contact.y,
                     pressure: t.contact.pressure, major: t.contact.major, tool: t.contact.tool,
                     xKnown: t.contact.hasX, yKnown: t.contact.hasY, picture)
     }
 
+    private func touch(_ t: Track, phase: TouchPhase) -> Touch { Self.touch(t, phase: phase, scale, picture) }
+
     mutating func frame(into touches: inout [Touch], _ ctx: inout DecoderContext) -> (active: Int, hidden: Int) {
         // A packet still open at SYN_REPORT (no closing SYN_MT_REPORT) counts as one.
         if packet.hasPosition { endPacket(&ctx) }
         // BTN_TOUCH released: whatever packets say, nothing touches.
-        if hasTouchKey && !ctx.touchKey { contacts.removeAllKeepingBuffer() }
-        // When every track continues (a frame like the one before) the closing up below would
-        // leave everything where it is: skipped.
-        if !match() {
-            // Unmatched tracks lifted; the matched ones close up in their order.
-            var kept = 0
-            for ti in tracks.indices {
-                let t = tracks[ti]
-                if t.matchedContact < 0 {
-                    if !t.suppressed { touches.append(touch(t, phase: .ended)) }
-                    continue
+        if hasTouchKey && !ctx.touchKey { contactCount = 0 }
+        let n = contactCount
+        contactCount = 0
+        if n == 0 { ignoreUntilLift = false }
+        let ignoring = ignoreUntilLift
+        var trackCount = self.trackCount
+        var counts = (active: 0, hidden: 0)
+        tracks.withUnsafeMutableBufferPointer { allTracks in
+            contacts.withUnsafeMutableBufferPointer { allContacts in
+                let contacts = UnsafeMutableBufferPointer(rebasing: allContacts[..<n])
+                // When every track continues (a frame like the one before) the closing up below
+                // would leave everything where it is: skipped.
+                if !Self.match(contacts, UnsafeMutableBufferPointer(rebasing: allTracks[..<trackCount])) {
+                    // Unmatched tracks lifted; the matched ones close up in their order.
+                    var kept = 0
+                    for ti in 0..<trackCount {
+                        let t = allTracks[ti]
+                        if t.matchedContact < 0 {
+                            if !t.suppressed { touches.append(Self.touch(t, phase: .ended, scale, picture)) }
+                            continue
+                        }
+                        contacts[t.matchedContact].track = kept
+                        if kept != ti { allTracks[kept] = t }
+                        kept += 1
+                    }
+                    trackCount = kept
                 }
-                contacts[t.matchedContact].track = kept
-                if kept != ti { tracks[kept] = t }
-                kept += 1
+                for ci in contacts.indices {
+                    let c = contacts[ci]
+                    if c.track >= 0 {
+                        switch allTracks[c.track].continued(by: c) {
+                        case nil:
+                            counts.hidden += 1
+                        case .cancelled?:
+                            var out = Self.touch(allTracks[c.track], phase: .cancelled, scale, picture); out.tool = .palm
+                            touches.append(out)
+                            counts.hidden += 1
+                        case let phase?:
+                            touches.append(Self.touch(allTracks[c.track], phase: phase, scale, picture))
+                            counts.active += 1
+                        }
+                    } else {
+                        var used: UInt64 = 0
+                        for r in allTracks[..<trackCount] where r.slot < 64 { used |= 1 << UInt64(r.slot) }
+                        let slot = (~used).trailingZeroBitCount
+                        var t = Track(contact: c, touchId: 0, slot: slot, suppressed: false)
+                        if ignoring || c.tool == MTToolType.palm {
+                            t.suppressed = true
+                            counts.hidden += 1
+                        } else {
+                            t.touchId = ctx.newTouchId()
+                            touches.append(Self.touch(t, phase: .began, scale, picture))
+                            counts.active += 1
+                        }
+                        allTracks[trackCount] = t
+                        trackCount += 1
+                    }
+                }
             }
-            while tracks.count > kept { tracks.removeLast() }
         }
-        if contacts.isEmpty { ignoreUntilLift = false }
-        var active = 0, hidden = 0
-        for ci in contacts.indices {
-            let c = contacts[ci]
-            if c.track >= 0 {
-                switch tracks[c.track].continued(by: c) {
-                case nil:
-                    hidden += 1
-                case .cancelled?:
-                    var out = touch(tracks[c.track], phase: .cancelled); out.tool = .palm
-                    touches.append(out)
-                    hidden += 1
-                case let phase?:
-                    touches.append(touch(tracks[c.track], phase: phase))
-                    active += 1
-                }
-            } else {
-                var used: UInt64 = 0
-                for r in tracks where r.slot < 64 { used |= 1 << UInt64(r.slot) }
-                let slot = (~used).trailingZeroBitCount
-                var t = Track(contact: c, touchId: 0, slot: slot, suppressed: false)
-                if ignoreUntilLift || c.tool == MTToolType.palm {
-                    t.suppressed = true
-                    hidden += 1
-                } else {
-                    t.touchId = ctx.newTouchId()
-                    touches.append(touch(t, phase: .began))
-                    active += 1
-                }
-                tracks.append(t)
-            }
-        }
-        contacts.removeAllKeepingBuffer()
-        return (active, hidden)
+        self.trackCount = trackCount
+        return counts
     }
 
     /// Pairs this frame's `contacts` with the previous frame's `tracks`: each contact's `track`
     /// is the track it continues (−1: a new contact), each track's `matchedContact` the contact
     /// continuing it (−1: lifted). True when every track is continued.
-    private mutating func match() -> Bool {
+    private static func match(_ contacts: UnsafeMutableBufferPointer<Contact>, _ tracks: UnsafeMutableBufferPointer<Track>) -> Bool {
         var paired = 0
         // Contacts and tracks without a tracking id: step 2 pairs one of each a round until one
         // side runs out, so it runs exactly min(of the two) rounds, with no last, empty round
@@ -179,10 +198,10 @@ struct AnonymousContacts: Sendable {
             rounds -= 1
             var best = Int64.max, bc = -1, bt = -1
             for ci in contacts.indices where contacts[ci].track < 0 && contacts[ci].trackingId < 0 {
-                let c = contacts[ci]
+                let cx = Int64(contacts[ci].x), cy = Int64(contacts[ci].y)
                 for ti in tracks.indices where tracks[ti].matchedContact < 0 && tracks[ti].contact.trackingId < 0 {
-                    let dx = Int64(c.x) - Int64(tracks[ti].contact.x)
-                    let dy = Int64(c.y) - Int64(tracks[ti].contact.y)
+                    let dx = cx - Int64(tracks[ti].contact.x)
+                    let dy = cy - Int64(tracks[ti].contact.y)
                     let d = dx * dx + dy * dy
                     if d < best { best = d; bc = ci; bt = ti }
                 }
@@ -196,14 +215,14 @@ struct AnonymousContacts: Sendable {
 
     /// The device went away: every reported touch is cancelled.
     mutating func removeAll(into touches: inout [Touch]) {
-        for t in tracks where !t.suppressed { touches.append(touch(t, phase: .cancelled)) }
-        tracks.removeAll()
+        for t in tracks[..<trackCount] where !t.suppressed { touches.append(touch(t, phase: .cancelled)) }
+        trackCount = 0
     }
 
     /// The watchdog: every reported touch ends.
     mutating func endStuck(into touches: inout [Touch]) {
         let before = touches.count
-        for t in tracks where !t.suppressed { touches.append(touch(t, phase: .ended)) }
-        if touches.count > before { tracks.removeAll(keepingCapacity: true) }
+        for t in tracks[..<trackCount] where !t.suppressed { touches.append(touch(t, phase: .ended)) }
+        if touches.count > before { trackCount = 0 }
     }
 }
