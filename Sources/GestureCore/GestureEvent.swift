@@ -2,13 +2,13 @@
 /// a `NameTable`, so two kinds compare (against every binding, subscription and unbound kind)
 /// without a string comparison and a gesture event copies as plain memory.
 public struct GestureKind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    private let code: UInt16
+    @usableFromInline let code: UInt16
 
     private init(code: UInt16) { self.code = code }
     public init(rawValue: String) { code = Self.names.code(of: rawValue) }
     public var rawValue: String { Self.names.name(of: code) }
     /// Its number in the table (GestureKindSet's bit).
-    var number: UInt16 { code }
+    @inlinable var number: UInt16 { code }
 
     // By number: RawRepresentable's defaults would compare and hash the names.
     @inline(__always)

@@ -18,7 +18,8 @@ public struct GestureKindSet: Equatable, Sendable {
 
     public var isEmpty: Bool { bits == 0 }
 
-    @inline(__always)
+    /// Inlinable: the daemon's bus asks it for every gesture, once and again per subscriber.
+    @inlinable @inline(__always)
     public func contains(_ kind: GestureKind) -> Bool {
         let n = kind.number
         return n < 16 ? bits & (1 << n) != 0 : bits != 0

@@ -39,8 +39,10 @@ public struct Epoll {
 
     /// Where `wait` puts the ready fds; allocated once and reused for every wait.
     public struct Events {
-        fileprivate var storage: [epoll_event]
+        @usableFromInline var storage: [epoll_event]
         public init(capacity: Int) { storage = [epoll_event](repeating: epoll_event(), count: capacity) }
+        /// Inlinable: the event loop reads one entry per ready fd of every wakeup.
+        @inlinable
         public subscript(i: Int) -> (fd: FileDescriptor, events: UInt32) {
             (FileDescriptor(rawValue: storage[i].data.fd), storage[i].events)
         }

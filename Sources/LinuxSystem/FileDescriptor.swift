@@ -9,7 +9,7 @@ import CLinuxSys
 public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
 
-    public init(rawValue: Int32) { self.rawValue = rawValue }
+    @inlinable public init(rawValue: Int32) { self.rawValue = rawValue }
 
     public static let standardInput = FileDescriptor(rawValue: 0)
     public static let standardOutput = FileDescriptor(rawValue: 1)
