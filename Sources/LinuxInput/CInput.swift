@@ -286,21 +286,22 @@ extension EvdevDevice {
         let raw = records.bindMemory(to: input_event.self)
         // Whether a SYN_DROPPED is among them: its index is looked for only then.
         var sawDropped = false
-        // What `readMask` leaves out is not converted: an axis by its bit, EV_MSC whole.
-        let skippedAxes = skippedAxisBits, skipsMisc = skipsMiscellaneous
+        // What `readMask` leaves out is not converted: a record's type picks the bits of its
+        // type's skipped codes (none for a type the mask does not cover), its code one of them.
+        // Only the type and code of a skipped record are read.
+        let skippedAxes = skippedAxisBits, skippedMisc = skippedMiscBits
+        let first = raw.baseAddress!, out = converted.baseAddress!
         var kept = 0
         for i in 0..<count {
-            let e = raw[i]
-            if e.type == EventType.abs {
-                if e.code < 64 && skippedAxes & (1 &<< UInt64(e.code)) != 0 { continue }
-            } else if e.type == EventType.msc && skipsMisc {
-                continue
-            }
+            let r = first + i
+            let type = r.pointee.type, code = r.pointee.code
+            let skipped = type == EventType.abs ? skippedAxes : type == EventType.msc ? skippedMisc : 0
+            if code < 64 && skipped & (1 &<< UInt64(code)) != 0 { continue }
             // The kernel's timeval: seconds since boot, microseconds below a million.
-            let time = Instant(microseconds: Int64(e.time.tv_sec) &* 1_000_000 &+ Int64(e.time.tv_usec))
-            (converted.baseAddress! + kept).initialize(to: InputEvent(time: time, type: e.type, code: e.code, value: e.value))
+            let time = Instant(microseconds: Int64(r.pointee.time.tv_sec) &* 1_000_000 &+ Int64(r.pointee.time.tv_usec))
+            (out + kept).initialize(to: InputEvent(time: time, type: type, code: code, value: r.pointee.value))
             kept &+= 1
-            if e.type == EventType.syn && e.code == SynCode.dropped { sawDropped = true }
+            if type == EventType.syn && code == SynCode.dropped { sawDropped = true }
         }
         let read = UnsafeBufferPointer(start: converted.baseAddress, count: kept)
         let start = replacing ? 0 : events.count
