@@ -84,6 +84,7 @@ public final class GestureBus {
     @inline(__always)
     public func publish(_ g: GestureEvent, from device: WireDevice) {
         guard wants(g.kind) else { return }
-        for r in routes where r.kinds.contains(g.kind) { r.subscriber.receive(g, from: device) }
+        // By index: a subscriber is loaded (and retained) only when it takes the kind.
+        for i in routes.indices where routes[i].kinds.contains(g.kind) { routes[i].subscriber.receive(g, from: device) }
     }
 }
