@@ -286,17 +286,15 @@ extension EvdevDevice {
         let raw = records.bindMemory(to: input_event.self)
         // Whether a SYN_DROPPED is among them: its index is looked for only then.
         var sawDropped = false
-        // What `readMask` leaves out is not converted: a record's type picks the bits of its
-        // type's skipped codes (none for a type the mask does not cover), its code one of them.
-        // Only the type and code of a skipped record are read.
-        let skippedAxes = skippedAxisBits, skippedMisc = skippedMiscBits
+        // What `readMask` leaves out is not converted: only the type and code of a skipped
+        // record are read.
+        let mask = readMask
         let first = raw.baseAddress!, out = converted.baseAddress!
         var kept = 0
         for i in 0..<count {
             let r = first + i
             let type = r.pointee.type, code = r.pointee.code
-            let skipped = type == EventType.abs ? skippedAxes : type == EventType.msc ? skippedMisc : 0
-            if code < 64 && skipped & (1 &<< UInt64(code)) != 0 { continue }
+            if mask.skips(type: type, code: code) { continue }
             // The kernel's timeval: seconds since boot, microseconds below a million.
             let time = Instant(microseconds: Int64(r.pointee.time.tv_sec) &* 1_000_000 &+ Int64(r.pointee.time.tv_usec))
             (out + kept).initialize(to: InputEvent(time: time, type: type, code: code, value: r.pointee.value))

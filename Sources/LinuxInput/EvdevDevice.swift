@@ -36,13 +36,8 @@ public final class EvdevDevice {
     private var readBuffer: [InputEvent] = []
 
     /// What reads leave out (`ReadMask`: events the decoder never looks at); every event
-    /// (`.none`) until set. Read into the two fields the conversion loop tests.
-    public var readMask: ReadMask = .none {
-        didSet { skippedAxisBits = readMask.skippedAxisBits; skippedMiscBits = readMask.miscellaneous ? 0 : .max }
-    }
-    /// The codes reads skip, a bit a code: EV_ABS's and EV_MSC's (all of its 8 or none).
-    private(set) var skippedAxisBits: UInt64 = 0
-    private(set) var skippedMiscBits: UInt64 = 0
+    /// (`.none`) until set.
+    public var readMask: ReadMask = .none
 
     /// The device's state now, as the kernel holds it (a fresh libevdev handle on the fd): for
     /// the values of axes a read mask held back.

@@ -16,66 +16,69 @@
 /// Keys (BTN_TOUCH, BTN_TOOL_*, buttons) and SYN events are kept whole. An exclusive device's
 /// reader forwards every event to the clone and reads without a mask.
 public struct ReadMask: Equatable, Sendable {
-    /// The ABS codes kept; nil: all of them.
-    public let axes: Set<UInt16>?
-    /// Whether EV_MSC is kept (nothing of it is read).
-    public let miscellaneous: Bool
+    /// The ABS codes left out, a bit each (bit n: code n; ABS codes end at 0x3f).
+    public let skippedAxisBits: UInt64
+    /// The EV_MSC codes left out: all of them or none (nothing of EV_MSC is read).
+    public let skippedMiscBits: UInt64
 
     /// What the decoder of `device` reads: per contact protocol (SlotContacts,
     /// AnonymousContacts, SingleTouchContact) the position, pressure, touch major, tool type
     /// and tracking id of a contact, and the slot on protocol B. A device with no position axes
     /// gets everything (`none`).
     public init(_ device: DeviceDescription) {
+        let kept: [UInt16]
         switch device.contactProtocol {
         case .slots:
-            axes = [AbsCode.mtSlot, AbsCode.mtTrackingId, AbsCode.mtPositionX, AbsCode.mtPositionY,
+            kept = [AbsCode.mtSlot, AbsCode.mtTrackingId, AbsCode.mtPositionX, AbsCode.mtPositionY,
                     AbsCode.mtPressure, AbsCode.mtTouchMajor, AbsCode.mtToolType]
         case .anonymous:
-            axes = [AbsCode.mtTrackingId, AbsCode.mtPositionX, AbsCode.mtPositionY,
+            kept = [AbsCode.mtTrackingId, AbsCode.mtPositionX, AbsCode.mtPositionY,
                     AbsCode.mtPressure, AbsCode.mtTouchMajor, AbsCode.mtToolType]
         case .singleTouch:
-            axes = [AbsCode.x, AbsCode.y, AbsCode.pressure]
+            kept = [AbsCode.x, AbsCode.y, AbsCode.pressure]
         case .none:
             self = .none; return
         }
-        miscellaneous = false
+        var bits = UInt64.max
+        for code in kept { bits &= ~(1 << UInt64(code)) }
+        self.init(skippedAxisBits: bits, skippedMiscBits: .max)
     }
 
-    private init(axes: Set<UInt16>?, miscellaneous: Bool) { self.axes = axes; self.miscellaneous = miscellaneous }
+    private init(skippedAxisBits: UInt64, skippedMiscBits: UInt64) {
+        self.skippedAxisBits = skippedAxisBits; self.skippedMiscBits = skippedMiscBits
+    }
 
     /// Every event kept.
-    public static let none = ReadMask(axes: nil, miscellaneous: true)
+    public static let none = ReadMask(skippedAxisBits: 0, skippedMiscBits: 0)
 
-    public var masksAnything: Bool { axes != nil || !miscellaneous }
+    public var masksAnything: Bool { skippedAxisBits != 0 || skippedMiscBits != 0 }
 
-    /// The event is kept.
-    @inline(__always)
-    public func delivers(type: UInt16, code: UInt16) -> Bool {
-        switch type {
-        case EventType.abs: code >= 64 || (axes?.contains(code) ?? true)
-        case EventType.msc: miscellaneous
-        default: true
-        }
+    /// The ABS codes kept; nil: all of them.
+    public var axes: Set<UInt16>? {
+        skippedAxisBits == 0 ? nil : Set((0..<64).filter { skippedAxisBits & (1 << UInt64($0)) == 0 }.map(UInt16.init))
+    }
+
+    /// Whether EV_MSC is kept.
+    public var miscellaneous: Bool { skippedMiscBits == 0 }
+
+    /// Whether the event is left out: its type picks the skipped-code bits (none for a type the
+    /// mask does not cover), its code one of them. The one test of the mask: the reader asks it
+    /// of every record (LinuxInput's `readEvents`), `filtered` of every recorded event.
+    @inlinable @inline(__always)
+    public func skips(type: UInt16, code: UInt16) -> Bool {
+        let bits = type == EventType.abs ? skippedAxisBits : type == EventType.msc ? skippedMiscBits : 0
+        return code < 64 && bits & (1 &<< UInt64(code)) != 0
     }
 
     /// The axes of `device` the mask holds back: their values in a reader's state stay those
     /// at open until it asks the kernel again (an exclusive device's clone needs them current).
     public func maskedAxes(of device: DeviceDescription) -> [UInt16] {
-        guard let axes else { return [] }
-        return device.axes.filter { !axes.contains($0) }.sorted()
-    }
-
-    /// The ABS codes below 64 the mask leaves out, a bit each (bit n: code n).
-    public var skippedAxisBits: UInt64 {
-        guard let axes else { return 0 }
-        var bits = UInt64.max
-        for code in axes where code < 64 { bits &= ~(1 << UInt64(code)) }
-        return bits
+        device.axes.filter { skips(type: EventType.abs, code: $0) }.sorted()
     }
 
     /// `events` with what the mask leaves out left out (every SYN event kept).
     public func filtered(_ events: [InputEvent]) -> [InputEvent] {
-        events.filter { delivers(type: $0.type, code: $0.code) }
+        events.filter { !skips(type: $0.type, code: $0.code) }
     }
 }
 
