@@ -1,4 +1,3 @@
-import Glibc
 import GestureCore
 import GestureRecording
 import GestureTestSupport
@@ -8,20 +7,7 @@ import Testing
 /// recording in Tests/Fixtures, the stream so filtered (`ReadMask.filtered`) must make the same
 /// frames and gestures as the whole stream.
 @Suite struct ReadMaskTests {
-    static let recordings: [String] = {
-        var names: [String] = []
-        if let dir = opendir(Fixtures.directory) {
-            while let entry = readdir(dir) {
-                names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
-            }
-            closedir(dir)
-        }
-        return names.filter { n in [".evemu", ".events", ".evtest", ".yml"].contains { n.hasSuffix($0) } }.sorted()
-    }()
-
-    @Test func fixturesAreFound() { #expect(Self.recordings.count >= 29) }
-
-    @Test(arguments: recordings)
+    @Test(arguments: ReplayFixtures.recordings)
     func theMaskedStreamMakesTheSameGestures(_ name: String) throws {
         let r = try Fixtures.load(name)
         let mask = ReadMask(r.description)
