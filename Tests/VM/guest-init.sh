@@ -4,7 +4,7 @@
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8
 mount -t proc proc /proc; mount -t sysfs sysfs /sys
 mkdir -p /dev/pts /dev/shm; mount -t devpts devpts /dev/pts; mount -t tmpfs tmpfs /dev/shm; mount -t tmpfs tmpfs /run
-O=/mnt/vmout; . $O/env
+O=/mnt/vmout; . $O/env; : > $O/booted
 KV=$(uname -r); mkdir -p /lib/modules; ln -sfn $VM_STATE/kernel/lib/modules/$KV /lib/modules/$KV
 modprobe evdev; modprobe uinput
 if [ "${VM_UDEV:-1}" = 1 ]; then

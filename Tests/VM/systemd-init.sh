@@ -5,7 +5,7 @@
 # runs /mnt/vmout/cmd.sh, records its rc and powers the VM off. Nothing of the host's own
 # multi-user services starts.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-O=/mnt/vmout; . $O/env
+O=/mnt/vmout; . $O/env; : > $O/booted
 mount -t proc proc /proc
 KV=$(uname -r); mkdir -p /lib/modules; ln -sfn $VM_STATE/kernel/lib/modules/$KV /lib/modules/$KV
 umount /proc
