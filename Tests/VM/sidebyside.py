@@ -227,7 +227,8 @@ def start_consumers(node, touchscreen, config_path):
     li = subprocess.Popen(["libinput", "debug-events", "--device", node], stdout=null, stderr=null)
     ts_li = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", node],
                              stdout=subprocess.PIPE, stderr=null)
-    ts_py = subprocess.Popen([sys.executable, TEXTSTACK], stdin=ts_li.stdout, stdout=null, stderr=null)
+    ts_py = subprocess.Popen([sys.executable, TEXTSTACK], stdin=ts_li.stdout, stdout=null,
+                             stderr=open(f"{WORK}/textstack.err", "w"))
     ts_li.stdout.close()
     consumers = [Consumer("gestured", [d.p]), Consumer("libinput", [li]), Consumer("textstack", [ts_li, ts_py]),
                  # The text stack's libinput alone: libinput with a reader on its output, as gestured has one.
@@ -254,6 +255,14 @@ def start_consumers(node, touchscreen, config_path):
     dl = Daemon(config=open(config_path).read(), binary=LAST_BIN); readers.append(Reader(dl).p)
     consumers.append(Consumer("gestured-last", [dl.p]))
     return d, client, consumers, readers
+
+
+def textstack_lines(consumers):
+    """Stops the text stack (its CPU is already read) and returns how many lines libinput gave its
+    reader (textstack.py writes the count to its stderr as it exits)."""
+    next(c for c in consumers if c.name == "textstack").stop()
+    try: return int(open(f"{WORK}/textstack.err").read().split()[-1])
+    except (OSError, ValueError, IndexError): return 0
 
 
 def pin_threads(pid, cpu):
@@ -342,8 +351,13 @@ def throughput():
                         say(f"{name}.cpu_ms_per_10k_events_above_floor.{c.name}", f"{cpu[c.name] - cpu['floor']:.0f}")
             for c in consumers:
                 say(f"{name}.memory_kb.{c.name}", f"Rss {c.smaps_rss} VmRSS {c.rss} VmHWM {c.hwm} Private_Dirty {c.dirty} AnonHugePages {c.huge}")
-            say(f"{name}.socket_lines", client.close())
+            socket_lines = client.close()
+            say(f"{name}.socket_lines", socket_lines)
             frames = frames_in(recording or header) * times
+            # What each reader is sent a frame: a line that wakes a reader blocked in recv or read
+            # is most of a line's cost under TCG, so more gestures found cost more wake-ups.
+            say(f"{name}.lines_per_frame", f"gestured {socket_lines / frames:.2f} "
+                f"libinput-piped {textstack_lines(consumers) / frames:.2f}")
             say(f"{name}.gestured_per_frame", f"wakeups {(io_after[0] - io_before[0]) / frames:.2f} "
                 f"read+write syscalls {(io_after[1] - io_before[1]) / frames:.2f} ({frames} frames)")
             for c in consumers:

@@ -5,8 +5,16 @@ motion of GESTURE_SWIPE_UPDATE / the scale of GESTURE_PINCH_UPDATE, and on the m
 (not cancelled) picks the direction from the total and "runs the binding" (prints one line
 `swipe right 3` etc.; libinput-gestures would spawn the command here). The side-by-side harness
 (Tests/VM/sidebyside.py) measures its CPU together with the `libinput debug-events` feeding it.
+At the end of its input, or on SIGTERM, it writes `lines N` to stderr: how many lines libinput
+gave it (the harness's `lines_per_frame`).
 """
-import re, sys
+import re, signal, sys
+
+lines = 0
+
+def count_and_exit(*_):
+    sys.stderr.write(f"lines {lines}\n"); sys.stderr.flush()
+    sys.exit(0)
 
 LINE = re.compile(r"^\s*\S+\s+(GESTURE_(SWIPE|PINCH|HOLD)_(BEGIN|UPDATE|END))\s+\S+\s+(\d+)(.*)$")
 NUM = re.compile(r"[-+]?\d+\.\d+")
@@ -16,9 +24,12 @@ def direction(dx, dy):
     return "down" if dy > 0 else "up"
 
 def main():
+    global lines
+    signal.signal(signal.SIGTERM, count_and_exit)
     kind = None; fingers = 0; dx = dy = 0.0; scale = 1.0
     out = sys.stdout
     for line in sys.stdin:
+        lines += 1
         m = LINE.match(line)
         if not m: continue
         _, g, phase, n, rest = m.groups()
@@ -38,3 +49,4 @@ def main():
 
 if __name__ == "__main__":
     main()
+    count_and_exit()
