@@ -66,8 +66,9 @@ public struct ReadMask: Equatable, Sendable {
     /// of every record (LinuxInput's `readEvents`), `filtered` of every recorded event.
     @inlinable @inline(__always)
     public func skips(type: UInt16, code: UInt16) -> Bool {
-        let bits = type == EventType.abs ? skippedAxisBits : type == EventType.msc ? skippedMiscBits : 0
-        return code < 64 && bits & (1 &<< UInt64(code)) != 0
+        // EV_ABS as the likely case: most records of a touch device are.
+        if _fastPath(type == EventType.abs) { return code < 64 && skippedAxisBits & (1 &<< UInt64(code)) != 0 }
+        return type == EventType.msc && code < 64 && skippedMiscBits & (1 &<< UInt64(code)) != 0
     }
 
     /// The axes of `device` the mask holds back: their values in a reader's state stay those
