@@ -21,10 +21,13 @@ throughput   per scenario, one uinput device (gestured-uinput, from a recording'
              --bare adds `gestured-bare`: a second daemon with no bindings and no client, to
              tell the recognition path from what hooks and the socket cost; --split adds also
              `gestured-bindings` (the bindings, no client) and `gestured-client` (a client, no
-             bindings). `gestured-last` (always) is the same daemon as `gestured`, opened after
-             every other reader: how much the order the readers opened the device moves a figure
-             (`gestured`, opened first, is the headline; on one vCPU the order moves little,
-             spread it moved the first reader's figure 1.4-1.8 times). `libinput-piped` is the text stack's libinput alone (libinput with a reader
+             bindings). `gestured-last` (always) is a second copy of `gestured` at the other end
+             of the order the readers open the device in. The kernel wakes a device's readers in
+             that order and a reader's place in it moves its CPU (3-10 % on one vCPU; spread, the
+             first reader's figure 1.4-1.8 times), so each scenario runs twice: every reader
+             started only once the one before it has the device open, first in one order, then
+             in the reverse one. Every figure is both passes together (`_by_order` shows each).
+             `libinput-piped` is the text stack's libinput alone (libinput with a reader
              on its output, as gestured has one). --floor=PATH adds `floor` (Tests/VM/evdev-floor.c:
              epoll_wait and read, nothing else: what any reader pays) and each figure above it.
 latency      Tests/VM/latency.py: one process, one monotonic clock, synthetic protocol-B gestures;
@@ -87,11 +90,11 @@ LISGD_BINDINGS = """bindings:
 log: {level: warning}
 """
 
-SCENARIOS = [  # name, device header, recording, times played (full run)
-    ("touchscreen_3m_10f", f"{FIX}/touchscreen-3m-10finger-mixed-rotate-pinch-drags__whot-evemu.evemu", None, 2),
-    ("touchpad_bcm5974_protoA", f"{FIX}/touchpad-protoA-bcm5974-1f-move-2f-swipe-left-3f-swipe-right-4f-taps__whot-evemu.evemu", None, 5),
+SCENARIOS = [  # name, device header, recording, times played in each order (full run)
+    ("touchscreen_3m_10f", f"{FIX}/touchscreen-3m-10finger-mixed-rotate-pinch-drags__whot-evemu.evemu", None, 1),
+    ("touchpad_bcm5974_protoA", f"{FIX}/touchpad-protoA-bcm5974-1f-move-2f-swipe-left-3f-swipe-right-4f-taps__whot-evemu.evemu", None, 3),
     ("touchpad_hp8470p", f"{FIX}/touchpad-synaptics-hp8470p__whot-evemu-devices.desc",
-     f"{FIX}/touchpad-synaptics-hp8470p-1finger-right-edge-swipe-down__whot-evemu-devices.events", 20),
+     f"{FIX}/touchpad-synaptics-hp8470p-1finger-right-edge-swipe-down__whot-evemu-devices.events", 10),
 ]
 
 
@@ -219,42 +222,66 @@ class Reader:
         return self.lines
 
 
-def start_consumers(node, touchscreen, config_path):
-    """gestured (+ one socket client), libinput debug-events, the text stack, lisgd on touchscreens."""
-    d = Daemon(config=open(config_path).read())
-    client = Reader(d)
+def wait_opened(p, node, limit_s=30):
+    """Until process p holds node open (/proc/PID/fd): the kernel wakes a device's readers in the
+    order they opened it, so each reader starts only when the one before it has the device."""
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        if p.poll() is not None: raise RuntimeError(f"{p.args[0]} exited before it opened {node}")
+        try:
+            for fd in os.listdir(f"/proc/{p.pid}/fd"):
+                try:
+                    if os.readlink(f"/proc/{p.pid}/fd/{fd}") == node: return
+                except OSError: pass
+        except OSError: pass
+        time.sleep(0.05)
+    raise RuntimeError(f"{p.args[0]} did not open {node} within {limit_s} s")
+
+
+def start_consumers(node, touchscreen, config_path, reverse=False):
+    """gestured (+ one socket client), libinput debug-events, the text stack, lisgd on touchscreens,
+    and gestured-last, each started once the one before it has opened the device: in this order,
+    or (reverse=True) the opposite one. Returns (daemon, its client, consumers in this order,
+    the processes that read the consumers' output)."""
     null = open(os.devnull, "w")
-    li = subprocess.Popen(["libinput", "debug-events", "--device", node], stdout=null, stderr=null)
-    ts_li = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", node],
-                             stdout=subprocess.PIPE, stderr=null)
-    ts_py = subprocess.Popen([sys.executable, TEXTSTACK], stdin=ts_li.stdout, stdout=null,
-                             stderr=open(f"{WORK}/textstack.err", "w"))
-    ts_li.stdout.close()
-    consumers = [Consumer("gestured", [d.p]), Consumer("libinput", [li]), Consumer("textstack", [ts_li, ts_py]),
-                 # The text stack's libinput alone: libinput with a reader on its output, as gestured has one.
-                 Consumer("libinput-piped", [ts_li])]
-    # The processes that read a consumer's output: placed with the consumers (`pin`).
-    readers = [client.p, ts_py]
-    if BARE:
-        consumers.append(Consumer("gestured-bare", [Daemon(config="log: {level: warning}\n").p]))
-    if SPLIT:
-        consumers.append(Consumer("gestured-bindings", [Daemon(config=open(config_path).read()).p]))
+    bindings = open(config_path).read()
+    readers = []; made = {}
+    def gestured():
+        d = Daemon(config=bindings); made["d"] = d; made["client"] = Reader(d); readers.append(made["client"].p)
+        return [Consumer("gestured", [d.p])]
+    def libinput():
+        return [Consumer("libinput", [subprocess.Popen(["libinput", "debug-events", "--device", node], stdout=null, stderr=null)])]
+    def textstack():
+        ts_li = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", node],
+                                 stdout=subprocess.PIPE, stderr=null)
+        ts_py = subprocess.Popen([sys.executable, TEXTSTACK], stdin=ts_li.stdout, stdout=null,
+                                 stderr=open(f"{WORK}/textstack.err", "w"))
+        ts_li.stdout.close(); readers.append(ts_py)
+        # The text stack's libinput alone: libinput with a reader on its output, as gestured has one.
+        return [Consumer("textstack", [ts_li, ts_py]), Consumer("libinput-piped", [ts_li])]
+    def bare(): return [Consumer("gestured-bare", [Daemon(config="log: {level: warning}\n").p])]
+    def bindings_only(): return [Consumer("gestured-bindings", [Daemon(config=bindings).p])]
+    def client_only():
         dc = Daemon(config="log: {level: warning}\n"); readers.append(Reader(dc).p)
-        consumers.append(Consumer("gestured-client", [dc.p]))
-    if FLOOR:
-        consumers.append(Consumer("floor", [subprocess.Popen([FLOOR, node], stdout=null, stderr=null)]))
-    if touchscreen:
+        return [Consumer("gestured-client", [dc.p])]
+    def floor(): return [Consumer("floor", [subprocess.Popen([FLOOR, node], stdout=null, stderr=null)])]
+    def lisgd():
         argv = ["lisgd", "-d", node, "-w", "3000", "-h", "2000"]
         for g in LISGD_GESTURES: argv += ["-g", g]
-        consumers.append(Consumer("lisgd", [subprocess.Popen(argv, stdout=null, stderr=null)]))
-        consumers.append(Consumer("gestured-commands", [Daemon(config=LISGD_BINDINGS).p]))
-    # The same daemon as `gestured`, opened after every other reader. The kernel wakes a device's
-    # readers in the order they opened it; unpinned (--spread), the first one woken runs on the
-    # other vCPU beside the rest and its time is dearer under TCG. `gestured-last` shows what the
-    # order moves: 3-10 % when every process shares one vCPU (the default).
-    dl = Daemon(config=open(config_path).read(), binary=LAST_BIN); readers.append(Reader(dl).p)
-    consumers.append(Consumer("gestured-last", [dl.p]))
-    return d, client, consumers, readers
+        return [Consumer("lisgd", [subprocess.Popen(argv, stdout=null, stderr=null)])]
+    def commands(): return [Consumer("gestured-commands", [Daemon(config=LISGD_BINDINGS).p])]
+    # A second copy of `gestured` at the other end of the order: in one order gestured opens the
+    # device first and gestured-last last, in the reverse order the other way round.
+    def last():
+        dl = Daemon(config=bindings, binary=LAST_BIN); readers.append(Reader(dl).p)
+        return [Consumer("gestured-last", [dl.p])]
+    starters = ([gestured, libinput, textstack] + ([bare] if BARE else []) + ([bindings_only, client_only] if SPLIT else [])
+                + ([floor] if FLOOR else []) + ([lisgd, commands] if touchscreen else []) + [last])
+    for s in (starters[::-1] if reverse else starters):
+        made[s] = s()
+        wait_opened(made[s][0].procs[0], node)
+    consumers = [c for s in starters for c in made[s]]
+    return made["d"], made["client"], consumers, readers
 
 
 def textstack_lines(consumers):
@@ -291,93 +318,121 @@ def settle_cpu(consumers, limit_s=30):
     say("settle", f"consumers still busy after {limit_s} s")
 
 
+def one_pass(header, recording, times, touchscreen, config, reverse):
+    """Starts the consumers in one order, plays the recording `times` times and returns what each
+    consumer used meanwhile: {"events", "wall", "ticks": {name: (user, system)}, "woken",
+    "preempted", "faulted", "memory": {name: Consumer}, "socket_lines", "textstack_lines", "io",
+    "dead", "dropped"}."""
+    dev = Device(header)
+    d, client, consumers, readers = start_consumers(dev.node, touchscreen, config, reverse)
+    try:
+        time.sleep(1.0); settle_cpu(consumers)  # every consumer has opened the device and is idle
+        if not SPREAD: pin(consumers, readers, dev)
+        before = {c.name: c.user_system() for c in consumers}
+        io_before = wakeups_and_syscalls(d.p.pid)
+        woken_before = {c.name: c.wakeups() for c in consumers}
+        preempted_before = {c.name: c.preemptions() for c in consumers}
+        faults_before = {c.name: c.faults() for c in consumers}
+        events = 0; stop = threading.Event()
+        def sampler():
+            while not stop.wait(0.5):
+                for c in consumers: c.sample()
+        threading.Thread(target=sampler, daemon=True).start()
+        t0 = time.monotonic()
+        for _ in range(times):
+            answer = dev.do(f"play {recording or header}", timeout=600)
+            events += int(answer.split()[2])
+        time.sleep(1.5)  # let every reader drain what is queued
+        stop.set()
+        wall = time.monotonic() - t0
+        for c in consumers: c.sample(); c.finish()
+        after = {c.name: c.user_system() for c in consumers}
+        io_after = wakeups_and_syscalls(d.p.pid)
+        r = {"events": events, "wall": wall,
+             "ticks": {c.name: tuple(a - b for a, b in zip(after[c.name], before[c.name])) for c in consumers},
+             "woken": {c.name: c.wakeups() - woken_before[c.name] for c in consumers},
+             "preempted": {c.name: c.preemptions() - preempted_before[c.name] for c in consumers},
+             "faulted": {c.name: c.faults() - faults_before[c.name] for c in consumers},
+             "memory": {c.name: c for c in consumers},
+             "io": tuple(a - b for a, b in zip(io_after, io_before)),
+             "dead": [c.name for c in consumers if not c.alive()]}
+        r["socket_lines"] = client.close()
+        r["textstack_lines"] = textstack_lines(consumers)
+        r["dropped"] = d.stderr().count("SYN_DROPPED")
+        return r
+    finally:
+        for c in consumers[1:]: c.stop()
+        client.close(); d.stop(); dev.remove()
+        for p in readers:
+            if p.poll() is None: p.kill()
+            p.wait()
+        for tid in os.listdir("/proc/self/task"):  # the next pass, scenario and mode start unplaced
+            try: os.sched_setaffinity(int(tid), range(os.cpu_count()))
+            except OSError: pass
+        settle()
+
+
 def throughput():
     config = f"{WORK}/sidebyside.yaml"; open(config, "w").write(BINDINGS)
     say("cpu_clock", f"utime+stime from /proc/PID/stat, {CLK_TCK} ticks/s")
     say("placement", "spread over the vCPUs by the scheduler (--spread)" if SPREAD else
         f"every process of the run on vCPU {PLACE_CPU}")
+    say("order", "two passes a scenario: readers opened in one order, then in the reverse order; figures are both passes'")
     for name, header, recording, times in SCENARIOS:
         if ONLY and not any(o in name for o in ONLY): continue
         times = 1 if QUICK else times
-        dev = Device(header)
         touchscreen = "touchscreen" in name
-        d, client, consumers, readers = start_consumers(dev.node, touchscreen, config)
-        try:
-            time.sleep(1.0); settle_cpu(consumers)  # every consumer has opened the device and is idle
-            if not SPREAD: pin(consumers, readers, dev)
-            before = {c.name: c.user_system() for c in consumers}
-            io_before = wakeups_and_syscalls(d.p.pid)
-            woken_before = {c.name: c.wakeups() for c in consumers}
-            preempted_before = {c.name: c.preemptions() for c in consumers}
-            faults_before = {c.name: c.faults() for c in consumers}
-            events = 0; stop = threading.Event()
-            def sampler():
-                while not stop.wait(0.5):
-                    for c in consumers: c.sample()
-            threading.Thread(target=sampler, daemon=True).start()
-            t0 = time.monotonic()
-            for _ in range(times):
-                answer = dev.do(f"play {recording or header}", timeout=600)
-                events += int(answer.split()[2])
-            time.sleep(1.5)  # let every reader drain what is queued
-            stop.set()
-            wall = time.monotonic() - t0
-            for c in consumers: c.sample(); c.finish()
-            after = {c.name: c.user_system() for c in consumers}
-            io_after = wakeups_and_syscalls(d.p.pid)
-            woken = {c.name: c.wakeups() - woken_before[c.name] for c in consumers}
-            preempted = {c.name: c.preemptions() - preempted_before[c.name] for c in consumers}
-            faulted = {c.name: c.faults() - faults_before[c.name] for c in consumers}
-            dead = [c.name for c in consumers if not c.alive()]
-            say(f"{name}.events", f"{events} ({times}x, {wall:.1f} s)")
-            if dead: say(f"{name}.error", f"exited during the run: {', '.join(dead)}")
-            cpu = {}
-            for c in consumers:
-                user, system = ((a - b) * 1000 / CLK_TCK * 10000 / max(events, 1)
-                                for a, b in zip(after[c.name], before[c.name]))
-                cpu[c.name] = user + system
-                say(f"{name}.cpu_ms_per_10k_events.{c.name}", f"{cpu[c.name]:.0f}")
-                say(f"{name}.cpu_user_system_ms_per_10k_events.{c.name}", f"{user:.0f} {system:.0f}")
-            for g in ("gestured", "gestured-last"):
-                for c in consumers[1:]:
-                    if c.name.startswith("gestured") or c.name == "floor": continue
-                    ratio = cpu[g] / cpu[c.name] if cpu[c.name] else float("inf")
-                    say(f"{name}.ratio_cpu.{g}:{c.name}", f"{ratio:.2f}")
-            if "gestured-commands" in cpu and cpu.get("lisgd"):
-                say(f"{name}.ratio_cpu.gestured-commands:lisgd", f"{cpu['gestured-commands'] / cpu['lisgd']:.2f}")
-            if "floor" in cpu:
-                for c in consumers:
-                    if c.name != "floor":
-                        say(f"{name}.cpu_ms_per_10k_events_above_floor.{c.name}", f"{cpu[c.name] - cpu['floor']:.0f}")
-            for c in consumers:
-                say(f"{name}.memory_kb.{c.name}", f"Rss {c.smaps_rss} VmRSS {c.rss} VmHWM {c.hwm} Private_Dirty {c.dirty} AnonHugePages {c.huge}")
-            socket_lines = client.close()
-            say(f"{name}.socket_lines", socket_lines)
-            frames = frames_in(recording or header) * times
-            # What each reader is sent a frame: a line that wakes a reader blocked in recv or read
-            # is most of a line's cost under TCG, so more gestures found cost more wake-ups.
-            say(f"{name}.lines_per_frame", f"gestured {socket_lines / frames:.2f} "
-                f"libinput-piped {textstack_lines(consumers) / frames:.2f}")
-            say(f"{name}.gestured_per_frame", f"wakeups {(io_after[0] - io_before[0]) / frames:.2f} "
-                f"read+write syscalls {(io_after[1] - io_before[1]) / frames:.2f} ({frames} frames)")
-            for c in consumers:
-                say(f"{name}.wakeups_per_frame.{c.name}", f"{woken[c.name] / frames:.2f}")
-            for c in consumers:
-                say(f"{name}.preemptions_per_frame.{c.name}", f"{preempted[c.name] / frames:.2f}")
-            for c in consumers:
-                say(f"{name}.minor_faults_per_frame.{c.name}", f"{faulted[c.name] / frames:.3f}")
-            dropped = d.stderr().count("SYN_DROPPED")
-            if dropped: say(f"{name}.gestured_syn_dropped", f"{dropped} (the kernel dropped events gestured read too late)")
-        finally:
-            for c in consumers[1:]: c.stop()
-            client.close(); d.stop(); dev.remove()
-            for r in readers:
-                if r.poll() is None: r.kill()
-                r.wait()
-            for tid in os.listdir("/proc/self/task"):  # the next scenario and mode start unplaced
-                try: os.sched_setaffinity(int(tid), range(os.cpu_count()))
-                except OSError: pass
-            settle()
+        # The kernel wakes a device's readers in the order they opened it, and where a reader
+        # stands in that order moves its CPU (3-10 % on one vCPU): every reader opens the device
+        # once near the front and once near the back, and its figure is both passes together.
+        passes = [one_pass(header, recording, times, touchscreen, config, reverse) for reverse in (False, True)]
+        names = list(passes[0]["ticks"])
+        total = lambda key: {n: sum(p[key][n] for p in passes) for n in names}
+        events = sum(p["events"] for p in passes)
+        say(f"{name}.events", f"{events} ({times}x in each order, {sum(p['wall'] for p in passes):.1f} s)")
+        for p, order in zip(passes, ("first order", "reverse order")):
+            if p["dead"]: say(f"{name}.error", f"exited during the run ({order}): {', '.join(p['dead'])}")
+        per10k = lambda ticks, ev: ticks * 1000 / CLK_TCK * 10000 / max(ev, 1)
+        cpu = {}
+        for n in names:
+            user = per10k(sum(p["ticks"][n][0] for p in passes), events)
+            system = per10k(sum(p["ticks"][n][1] for p in passes), events)
+            cpu[n] = user + system
+            say(f"{name}.cpu_ms_per_10k_events.{n}", f"{cpu[n]:.0f}")
+            say(f"{name}.cpu_user_system_ms_per_10k_events.{n}", f"{user:.0f} {system:.0f}")
+        for n in names:
+            say(f"{name}.cpu_ms_per_10k_events_by_order.{n}",
+                " ".join(f"{order} {per10k(sum(p['ticks'][n]), p['events']):.0f}" for p, order in zip(passes, ("first", "reverse"))))
+        for g in ("gestured", "gestured-last"):
+            for n in names:
+                if n.startswith("gestured") or n == "floor": continue
+                ratio = cpu[g] / cpu[n] if cpu[n] else float("inf")
+                say(f"{name}.ratio_cpu.{g}:{n}", f"{ratio:.2f}")
+        if "gestured-commands" in cpu and cpu.get("lisgd"):
+            say(f"{name}.ratio_cpu.gestured-commands:lisgd", f"{cpu['gestured-commands'] / cpu['lisgd']:.2f}")
+        if "floor" in cpu:
+            for n in names:
+                if n != "floor":
+                    say(f"{name}.cpu_ms_per_10k_events_above_floor.{n}", f"{cpu[n] - cpu['floor']:.0f}")
+        for n in names:  # the highest of either pass
+            m = [p["memory"][n] for p in passes]
+            say(f"{name}.memory_kb.{n}", f"Rss {max(c.smaps_rss for c in m)} VmRSS {max(c.rss for c in m)} "
+                f"VmHWM {max(c.hwm for c in m)} Private_Dirty {max(c.dirty for c in m)} AnonHugePages {max(c.huge for c in m)}")
+        socket_lines = sum(p["socket_lines"] for p in passes)
+        say(f"{name}.socket_lines", socket_lines)
+        frames = frames_in(recording or header) * times * len(passes)
+        # What each reader is sent a frame: a line that wakes a reader blocked in recv or read
+        # is most of a line's cost under TCG, so more gestures found cost more wake-ups.
+        say(f"{name}.lines_per_frame", f"gestured {socket_lines / frames:.2f} "
+            f"libinput-piped {sum(p['textstack_lines'] for p in passes) / frames:.2f}")
+        io = [sum(p["io"][i] for p in passes) for i in (0, 1)]
+        say(f"{name}.gestured_per_frame", f"wakeups {io[0] / frames:.2f} read+write syscalls {io[1] / frames:.2f} ({frames} frames)")
+        for key, label, fmt in (("woken", "wakeups_per_frame", ".2f"), ("preempted", "preemptions_per_frame", ".2f"),
+                                ("faulted", "minor_faults_per_frame", ".3f")):
+            t = total(key)
+            for n in names: say(f"{name}.{label}.{n}", f"{t[n] / frames:{fmt}}")
+        dropped = sum(p["dropped"] for p in passes)
+        if dropped: say(f"{name}.gestured_syn_dropped", f"{dropped} (the kernel dropped events gestured read too late)")
 
 
 # ---------------------------------------------------------------------------------------------
