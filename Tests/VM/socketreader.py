@@ -2,10 +2,14 @@
 """The side-by-side harness's socket client (Tests/VM/sidebyside.py): a process of its own, as
 the text stack's reader of libinput's pipe is, so that gestured's lines wake a reader placed and
 scheduled the way libinput-piped's is. Connects to the daemon's socket (retrying while it comes
-up), reads and discards every line, and prints how many it read when the daemon closes the
-connection or on SIGTERM (after a first line `connected`). It subscribes to nothing: a client gets every gesture by default.
+up), decodes every line as JSON, as any client does and as the text stack parses every line of
+libinput's, and prints how many it read when the daemon closes the connection or on SIGTERM
+(after a first line `connected`). It subscribes to nothing: a client gets every gesture by
+default. What the reader does a line matters to its sender on one vCPU: a reader that only
+counted them preempted the daemon 0.26 times a frame on bcm5974, one that decodes them 0.02
+times (the text stack's reader preempted libinput 0.13 times).
 usage: socketreader.py SOCKET"""
-import signal, socket, sys, time
+import json, signal, socket, sys, time
 
 lines = 0
 
@@ -23,7 +27,11 @@ while True:
         if time.monotonic() > deadline: raise
         time.sleep(0.05)
 print("connected", flush=True)
+buf = b""
 while True:
     chunk = s.recv(65536)
     if not chunk: done()
-    lines += chunk.count(b"\n")
+    *got, buf = (buf + chunk).split(b"\n")
+    for line in got:
+        json.loads(line)  # every line the daemon writes is one JSON object
+        lines += 1
