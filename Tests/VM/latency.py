@@ -9,7 +9,7 @@ opened after all of them), then writes a 3-finger swipe right
 frame by frame, one frame every WINDOW_MS (a touchpad's 80 Hz), reading every consumer's output
 meanwhile. A consumer's first matching line of a trial is charged to its triggering frame (see
 `charge`), so the figure
-is `read time − write time of the triggering frame` (each consumer's own triggering frame:
+is `read time − the time just before the triggering frame's write` (each consumer's own triggering frame:
 libinput reports the touchscreen's first touch at once, the text stack and lisgd act when they
 decide). p50 / p95 over TRIALS trials. With --alone, each consumer then runs again on a fresh
 device with no other reader, on this process's vCPU (`latency.KIND.alone.NAME_ms`): side by side
@@ -77,10 +77,14 @@ class UInput:
         subprocess.run(["udevadm", "settle", "-t", "10"], capture_output=True)
 
     def frame(self, events):
-        """Writes one frame (events + SYN_REPORT) in one write(); returns the monotonic time after it."""
+        """Writes one frame (events + SYN_REPORT) in one write(); returns the monotonic time before
+        it. A reader the frame wakes usually preempts this process as the write returns and has
+        written its line before the write comes back (alone, 29 of 30 trials at the swipe's
+        frame), so a time taken after the write would leave the reader's work out."""
         data = b"".join(struct.pack("llHHi", 0, 0, t, c, v) for t, c, v in events + [(EV_SYN, SYN_REPORT, 0)])
+        t = time.monotonic_ns()
         os.write(self.fd, data)
-        return time.monotonic_ns()
+        return t
 
     def close(self):
         fcntl.ioctl(self.fd, UI_DEV_DESTROY); os.close(self.fd)
