@@ -286,18 +286,6 @@ def exclusive_touchscreen_two_finger_swipe_consumed_one_finger_tap_passes():
         ts.remove()
         if d: d.stop()
 
-def fd_settled(d, want, timeout=5):
-    """The daemon's fd count: `want` as soon as one sample shows it, else the least seen in
-    `timeout`. Fds come and go while late uevents are handled (libudev reads each event's sysfs
-    attributes through a short-lived fd), so a second read could catch one of those; a leaked fd
-    stays, and then every sample shows it."""
-    deadline = time.monotonic() + timeout
-    least = d.fd_count()
-    while least != want and time.monotonic() < deadline:
-        time.sleep(0.1)
-        least = min(least, d.fd_count())
-    return least
-
 @test
 def exclusive_removal_reload_and_twenty_plug_cycles_leave_no_clone_fd_or_grab():
     """Unplugged mid-touch: clone gone. A reload turning `exclusive` off mid-touch keeps the grab until the lift,
@@ -328,9 +316,9 @@ def exclusive_removal_reload_and_twenty_plug_cycles_leave_no_clone_fd_or_grab():
             left = wait_no_clone()
             check(not left, f"a clone outlived its device: {left}")
         cycle()
-        before = fd_settled(d, -1, 0.3); links = d.fd_links()
+        before = fd_settled(d.p.pid, -1, 0.3); links = d.fd_links()
         for _ in range(20): cycle()
-        after = fd_settled(d, before)
+        after = fd_settled(d.p.pid, before)
         check(after == before, f"fd count went from {before} to {after} over 20 exclusive plug cycles: "
                                f"before {links}, after {d.fd_links()}; log: {d.stderr()[-1500:]}")
         # Reload turning exclusive off while a finger is down: released only at the lift.

@@ -35,6 +35,18 @@ PROTO_A = f"{FIX}/touchscreen-protoA-ntrig__whot-evemu-devices.desc"
 SEMI_MT = f"{FIX}/touchpad-semimt-alps-2finger-tap__whot-evemu-devices.evemu"
 
 
+def fd_settled(pid, want, timeout=5):
+    """Process PID's fd count: `want` as soon as one sample shows it, else the least seen in
+    `timeout`. Fds come and go while late uevents are handled (libudev reads each event's sysfs
+    attributes through a short-lived fd), so a single read could catch one of those; a leaked fd
+    stays, and then every sample shows it."""
+    deadline = time.monotonic() + timeout
+    least = len(os.listdir(f"/proc/{pid}/fd"))
+    while least != want and time.monotonic() < deadline:
+        time.sleep(0.1)
+        least = min(least, len(os.listdir(f"/proc/{pid}/fd")))
+    return least
+
 class Fail(Exception): pass
 class Skip(Exception): pass
 
@@ -179,8 +191,6 @@ class Daemon(Lines):
             except ConnectionRefusedError:
                 if time.monotonic() > deadline or self.p.poll() is not None: raise
                 time.sleep(0.05)
-
-    def fd_count(self): return len(os.listdir(f"/proc/{self.p.pid}/fd"))
 
     def fd_links(self):
         """What each open fd is (for a failure message): "3=/dev/input/event2", "4=anon_inode:[eventpoll]"."""
@@ -408,11 +418,10 @@ def linuxinput_twenty_hotplug_cycles_leak_no_fd():
             dev.plug()
             w.wait_for(lambda l: l.startswith(f"added {dev.node}"), 10, f"added {dev.node}")
         w.wait_for(lambda l: l.startswith(f"added {dev.node}"), 10, f"added {dev.node}")
-        cycle(); time.sleep(0.1)
-        before = len(os.listdir(f"/proc/{w.p.pid}/fd"))
+        cycle()
+        before = fd_settled(w.p.pid, -1, 0.5)
         for _ in range(20): cycle()
-        time.sleep(0.2)
-        after = len(os.listdir(f"/proc/{w.p.pid}/fd"))
+        after = fd_settled(w.p.pid, before)
         check(after == before, f"fd count {before} -> {after} after 20 cycles")
     finally:
         dev.remove(); w.p.terminate(); w.stop()
@@ -788,12 +797,10 @@ def daemon_twenty_hotplug_cycles_leak_no_fd():
             c.wait(added(dev.node), 15, f"deviceAdded {dev.node}")
         c.wait(added(dev.node), 15, f"deviceAdded {dev.node}")
         cycle()                     # warm up (lazy allocations)
-        time.sleep(0.2)
-        before = d.fd_count()
+        before = fd_settled(d.p.pid, -1, 0.5); links = d.fd_links()
         for _ in range(20): cycle()
-        time.sleep(0.3)
-        after = d.fd_count()
-        check(after == before, f"fd count went from {before} to {after} over 20 add/remove cycles: {sorted(os.listdir(f'/proc/{d.p.pid}/fd'))}")
+        after = fd_settled(d.p.pid, before)
+        check(after == before, f"fd count went from {before} to {after} over 20 add/remove cycles: before {links}, after {d.fd_links()}")
         check(d.alive(), "the daemon died")
     finally:
         dev.remove(); d.stop()
