@@ -64,6 +64,47 @@ static inline long gestured_read(int fd, void *buf, size_t count) {
 static inline long gestured_send(int fd, const void *buf, size_t count, int flags) {
     return syscall(SYS_sendto, fd, buf, count, flags, (void *)0, 0);
 }
+static inline long gestured_write(int fd, const void *buf, size_t count) {
+    return syscall(SYS_write, fd, buf, count);
+}
 static inline int gestured_epoll_wait(int epfd, struct epoll_event *events, int maxevents, int timeout) {
     return (int)syscall(SYS_epoll_pwait, epfd, events, maxevents, timeout, (void *)0, 8);
+}
+
+#include <string.h>
+/* A send with one descriptor attached (SCM_RIGHTS): the CMSG_* macros are not callable from
+   Swift. -1 and errno as send(2). */
+static inline long gestured_send_with_descriptor(int sock, const void *buf, size_t count, int fd, int flags) {
+    struct iovec iov = { (void *)buf, count };
+    union { char bytes[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr msg = { 0 };
+    msg.msg_iov = &iov; msg.msg_iovlen = 1;
+    msg.msg_control = control.bytes; msg.msg_controllen = sizeof control.bytes;
+    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET; c->cmsg_type = SCM_RIGHTS; c->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(c), &fd, sizeof fd);
+    return sendmsg(sock, &msg, flags);
+}
+
+/* A receive that also takes a descriptor passed with the bytes (SCM_RIGHTS), close-on-exec
+   (MSG_CMSG_CLOEXEC, 0x40000000). *fd is -1 when none came; any further ones are closed. */
+static inline long gestured_receive_with_descriptor(int sock, void *buf, size_t count, int *fd) {
+    struct iovec iov = { buf, count };
+    union { char bytes[CMSG_SPACE(4 * sizeof(int))]; struct cmsghdr align; } control;
+    struct msghdr msg = { 0 };
+    msg.msg_iov = &iov; msg.msg_iovlen = 1;
+    msg.msg_control = control.bytes; msg.msg_controllen = sizeof control.bytes;
+    *fd = -1;
+    long n = recvmsg(sock, &msg, 0x40000000);
+    if (n < 0) return n;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+        size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < k; i++) {
+            int got; memcpy(&got, CMSG_DATA(c) + i * sizeof(int), sizeof got);
+            if (*fd < 0) *fd = got; else close(got);
+        }
+    }
+    return n;
 }

@@ -60,7 +60,8 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     /// One write(2) from `buffer`: the number of bytes written. EINTR is retried.
     public func write(_ buffer: UnsafeRawBufferPointer) throws(SystemError) -> Int {
         while true {
-            let n = Glibc.write(rawValue, buffer.baseAddress, buffer.count)
+            // Not a cancellation point (CLinuxSys: gestured_write).
+            let n = gestured_write(rawValue, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
             let error = SystemError.last
             if error != .interrupted { throw error }

@@ -91,11 +91,36 @@ extension FileDescriptor {
         }
     }
 
+    /// One send of `buffer` with `descriptor` attached (SCM_RIGHTS), without SIGPIPE; the
+    /// receiver gets its own copy of the descriptor with the first of these bytes.
+    public func send(_ buffer: UnsafeRawBufferPointer, passing descriptor: FileDescriptor,
+                     dontWait: Bool = false) throws(SystemError) -> Int {
+        let flags = Int32(MSG_NOSIGNAL) | (dontWait ? Int32(MSG_DONTWAIT) : 0)
+        while true {
+            let n = gestured_send_with_descriptor(rawValue, buffer.baseAddress, buffer.count, descriptor.rawValue, flags)
+            if n >= 0 { return n }
+            let error = SystemError.last
+            if error != .interrupted { throw error }
+        }
+    }
+
     /// One sendto(2) of a datagram to `address`, without SIGPIPE.
     public func send(_ buffer: UnsafeRawBufferPointer, to address: UnixAddress) throws(SystemError) -> Int {
         let n = address.withSockaddr { Glibc.sendto(rawValue, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL), $0, $1) }
         guard n >= 0 else { throw .last }
         return n
+    }
+
+    /// One blocking receive that also takes a descriptor sent with the bytes (SCM_RIGHTS),
+    /// close-on-exec: the bytes received (0 when the peer closed) and the descriptor, if one came.
+    public func receiveWithDescriptor(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> (count: Int, descriptor: FileDescriptor?) {
+        var fd: Int32 = -1
+        while true {
+            let n = gestured_receive_with_descriptor(rawValue, buffer.baseAddress, buffer.count, &fd)
+            if n >= 0 { return (n, fd >= 0 ? FileDescriptor(rawValue: fd) : nil) }
+            let error = SystemError.last
+            if error != .interrupted { throw error }
+        }
     }
 
     /// One recv(2): the bytes received, 0 when the peer closed. EINTR is retried; `dontWait`:

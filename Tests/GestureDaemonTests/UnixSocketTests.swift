@@ -38,6 +38,38 @@ import LinuxSystem
         #expect(throws: SystemError.brokenPipe) { _ = try Array("x".utf8).withUnsafeBytes { try accepted.send($0) } }
     }
 
+    @Test func aDescriptorSentWithBytes_arrivesWithThem_andWorks() throws {
+        var pair: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        let a = FileDescriptor(rawValue: pair[0]), b = FileDescriptor(rawValue: pair[1])
+        defer { a.close(); b.close() }
+        let ends = try FileDescriptor.pipe()
+        defer { ends.writeEnd.close() }
+        _ = try Array("before\n".utf8).withUnsafeBytes { try a.send($0) }
+        let sent = try Array("with\n".utf8).withUnsafeBytes { try a.send($0, passing: ends.readEnd, dontWait: true) }
+        ends.readEnd.close()                       // the receiver's copy keeps the pipe open
+        #expect(sent == 5)
+        var buffer = [UInt8](repeating: 0, count: 64)
+        var text = "", descriptor: FileDescriptor?
+        while text.count < 12 {
+            let got = try buffer.withUnsafeMutableBytes { try b.receiveWithDescriptor(into: $0) }
+            if got.count == 0 { break }
+            text += String(decoding: buffer[..<got.count], as: UTF8.self)
+            if let d = got.descriptor { #expect(descriptor == nil); descriptor = d }
+        }
+        #expect(text == "before\nwith\n")
+        let passed = try #require(descriptor)
+        defer { passed.close() }
+        #expect(fcntl(passed.rawValue, F_GETFD) & FD_CLOEXEC != 0, "received close-on-exec")
+        #expect(try Array("through".utf8).withUnsafeBytes { try ends.writeEnd.write($0) } == 7)
+        let n = try buffer.withUnsafeMutableBytes { try passed.read(into: $0) }
+        #expect(String(decoding: buffer[..<n], as: UTF8.self) == "through")
+        // Bytes with no descriptor: none is made up.
+        _ = try Array("plain".utf8).withUnsafeBytes { try a.send($0) }
+        let plain = try buffer.withUnsafeMutableBytes { try b.receiveWithDescriptor(into: $0) }
+        #expect(plain.count == 5 && plain.descriptor == nil)
+    }
+
     @Test func test_bind_missingDirectory_throwsNoSuchFile() throws {
         let socket = try UnixSocket.open(.datagram)
         defer { socket.close() }
