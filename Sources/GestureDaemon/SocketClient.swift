@@ -18,8 +18,11 @@ final class SocketClient {
     /// The subscription asks for everything (what a new client has): a gesture or frame is
     /// wanted without copying the subscription's four sets to test it.
     private(set) var wantsEverything = true
-    /// EPOLLOUT is on: the socket's buffer was full.
+    /// EPOLLOUT is on: the socket's (or the stream pipe's) buffer was full.
     var wantsOut = false
+    /// The write end of the pipe the client asked its lines through (`stream`), non-blocking;
+    /// nil: they go on the socket.
+    var pipe: FileDescriptor?
     /// Lines were queued during this wakeup; `flushPending` writes them in one send.
     var flushDue = false
     var closeWhenFlushed = false
@@ -42,9 +45,15 @@ final class SocketClient {
         queue = BoundedLineQueue(limit: limit, byteLimit: byteLimit)
     }
 
-    /// The epoll interest that matches the client's state.
+    /// The epoll interest on the socket that matches the client's state.
     var interest: UInt32 {
-        (readClosed ? 0 : EventLoop.readable) | (wantsOut ? EventLoop.writable : 0)
+        (readClosed ? 0 : EventLoop.readable) | (wantsOut && pipe == nil ? EventLoop.writable : 0)
+    }
+
+    /// Sends what it can of `raw` where the client's lines go: the socket, or its stream pipe.
+    func sendOutput(_ raw: UnsafeRawBufferPointer) throws(SystemError) -> Int {
+        if let pipe { return try pipe.write(raw) }
+        return try fd.send(raw, dontWait: true)
     }
 }
 

@@ -69,6 +69,8 @@ extension SocketServer {
                 reply(c, onEmit?(request, c.peer) ?? WireEncoder.error("emit: this daemon sends no keys"))
             case .orientation(let request):
                 reply(c, onOrientation?(request, c.peer) ?? WireEncoder.error("orientation: not taken by this daemon"))
+            case .stream(.pipe):
+                streamThroughPipe(c)
             }
         } catch {
             if let suppressed = badLineLog.allow(now: MonotonicClock.now()) {
@@ -137,18 +139,25 @@ extension SocketServer {
                 if c.writing.isEmpty { break }
             }
             let sent = c.writing.withPending { raw in
-                Result { () throws(SystemError) in try c.fd.send(raw, dontWait: true) }
+                Result { () throws(SystemError) in try c.sendOutput(raw) }
             }
             switch sent {
             case .success(let n): c.writing.consumed(n)
             case .failure(.wouldBlock):
-                if !c.wantsOut { c.wantsOut = true; loop.modify(c.fd, events: c.interest) }
+                if !c.wantsOut { c.wantsOut = true; outputInterestChanged(c) }
                 return
+            case .failure(.brokenPipe) where c.pipe != nil: drop(c, reason: "closed its stream pipe"); return
             case .failure(let error): drop(c, reason: error.description); return
             }
         }
         if c.closeWhenFlushed { drop(c, reason: "closed after an over-long line"); return }
-        if c.wantsOut { c.wantsOut = false; loop.modify(c.fd, events: c.interest) }
+        if c.wantsOut { c.wantsOut = false; outputInterestChanged(c) }
+    }
+
+    /// EPOLLOUT on where the client's lines go while `wantsOut`.
+    func outputInterestChanged(_ c: Client) {
+        if let pipe = c.pipe { loop.modify(pipe, events: c.wantsOut ? EventLoop.writable : 0) }
+        else { loop.modify(c.fd, events: c.interest) }
     }
 
     func drop(_ c: Client, reason: String) {
@@ -156,6 +165,7 @@ extension SocketServer {
         c.dropped = true
         loop.remove(c.fd)
         c.fd.close()
+        if let pipe = c.pipe { loop.remove(pipe); pipe.close(); c.pipe = nil }
         if let n = clientsPerUID[c.peer.uid] { clientsPerUID[c.peer.uid] = n > 1 ? n - 1 : nil }
         let missed = c.queue.droppedTotal
         releasedBytes += c.queue.bytes + c.writing.capacity + c.input.buffer.capacity

@@ -94,6 +94,15 @@ public enum ClientRequest: Hashable, Sendable {
     case emit(EmitRequest)
     /// How the screen a touchscreen shows on turns its picture (WireOrientation.swift).
     case orientation(OrientationRequest)
+    /// Every later line for this client through another channel the server hands over.
+    case stream(StreamChannel)
+}
+
+/// Where a `stream` request asks for the client's lines to go.
+public enum StreamChannel: String, Hashable, Sendable, CaseIterable {
+    /// A pipe whose read end comes with the `ok` reply (SCM_RIGHTS): a pipe write wakes a
+    /// waiting reader for less kernel time than a socket send (docs/PROTOCOL.md).
+    case pipe
 }
 
 /// A message the server sent, as a client reads it.
@@ -276,8 +285,15 @@ public enum WireDecoder {
             return .emit(try emitRequest(obj))
         case "orientation":
             return .orientation(try orientationRequest(obj))
+        case "stream":
+            let expected = StreamChannel.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+            guard let via = obj["via"] else { throw WireError("stream: missing \"via\" (expected \(expected))") }
+            guard let name = via as? String, let channel = StreamChannel(rawValue: name) else {
+                throw WireError("stream: via \(via as? String ?? kindName(via)) is not a channel (expected \(expected))")
+            }
+            return .stream(channel)
         default:
-            throw WireError("unknown request type '\(type)' (expected \"subscribe\", \"emit\" or \"orientation\")")
+            throw WireError("unknown request type '\(type)' (expected \"subscribe\", \"emit\", \"orientation\" or \"stream\")")
         }
     }
 

@@ -5,6 +5,7 @@ import Glibc
 #endif
 import Foundation
 import GestureWire
+import LinuxSystem
 
 enum TestPaths {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -127,6 +128,8 @@ final class DaemonProcess {
 /// A blocking client: lines in (with a timeout), lines out.
 final class TestClient: @unchecked Sendable {
     let fd: Int32
+    /// Where lines are read from: the socket, or the pipe `streamThroughPipe` got.
+    private(set) var pipe: Int32 = -1
     private var buffer: [UInt8] = []
     private(set) var lines: [String] = []
 
@@ -157,7 +160,45 @@ final class TestClient: @unchecked Sendable {
         }
     }
 
-    deinit { close(fd) }
+    deinit { close(fd); if pipe >= 0 { close(pipe) } }
+
+    /// Asks for the daemon's lines through a pipe: every line up to the `ok` that carries the
+    /// pipe's read end comes from the socket (returned, the `ok` last), every later one from the
+    /// pipe. Throws when the answer is not an `ok` with a descriptor.
+    func streamThroughPipe() throws -> [String] {
+        send(#"{"type":"stream","via":"pipe"}"#)
+        var before: [String] = []
+        while true {
+            if let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                // Lines the socket delivered before the reply (they were queued first).
+                let l = String(decoding: buffer[0..<nl], as: UTF8.self)
+                buffer.removeSubrange(0...nl)
+                before.append(l)
+                if l.contains(#""request":"stream""#) { throw TestFailure(description: "an ok for the stream came without a pipe") }
+                if l.contains(#""type":"error""#) { throw TestFailure(description: "stream refused: \(l)") }
+                continue
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let got = try chunk.withUnsafeMutableBytes { try FileDescriptor(rawValue: fd).receiveWithDescriptor(into: $0) }
+            guard got.count > 0 else { throw TestFailure(description: "the daemon closed before answering the stream request") }
+            buffer.append(contentsOf: chunk[0..<got.count])
+            if let p = got.descriptor {
+                // The descriptor comes with the reply's first byte: the reply is the last line.
+                let text = String(decoding: buffer, as: UTF8.self)
+                guard text.hasSuffix("\n"), let last = text.dropLast().split(separator: "\n").last,
+                      last == #"{"type":"ok","request":"stream"}"# else {
+                    p.close(); throw TestFailure(description: "a descriptor came with \(text)")
+                }
+                before += text.dropLast().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                buffer.removeAll()
+                pipe = p.rawValue
+                return before
+            }
+        }
+    }
+
+    /// Stops reading the pipe (closes its read end); later reads see the end of the stream.
+    func closePipe() { if pipe >= 0 { close(pipe); pipe = -2 } }
 
     func send(_ line: String) {
         let b = Array((line + "\n").utf8)
@@ -174,7 +215,13 @@ final class TestClient: @unchecked Sendable {
                 return l
             }
             var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if pipe == -2 { return nil }
+            if pipe >= 0 {
+                // A pipe has no receive timeout: wait for it as the socket's SO_RCVTIMEO would.
+                var p = pollfd(fd: pipe, events: Int16(POLLIN), revents: 0)
+                guard poll(&p, 1, 15_000) == 1 else { return nil }
+            }
+            let n = chunk.withUnsafeMutableBytes { pipe >= 0 ? Glibc.read(pipe, $0.baseAddress, $0.count) : recv(fd, $0.baseAddress, $0.count, 0) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { return nil }
             buffer.append(contentsOf: chunk[0..<n])

@@ -46,6 +46,10 @@ import GestureWire
         #expect(s.kinds == [.tap])
     }
 
+    @Test func streamAsksForAPipe() throws {
+        #expect(try WireDecoder.clientRequest(#"{"type":"stream","via":"pipe"}"#) == .stream(.pipe))
+    }
+
     @Test func subscribeParsesEveryCriterion() throws {
         let r = try WireDecoder.clientRequest(#"{"type":"subscribe","kinds":["swipe","pinch"],"phases":["began","recognized"],"devices":["touchpad",4],"fingers":[3,4]}"#)
         #expect(r == .subscribe(Subscription(kinds: [.swipe, .pinch], phases: [.began, .recognized],
@@ -65,6 +69,9 @@ import GestureWire
         (#"{"type":"subscribe","phases":["done"]}"#, "unknown phase 'done'"),
         (#"{"type":"subscribe","fingers":[0]}"#, "fingers: expected finger counts 1…10"),
         (#"{"type":"subscribe","fingers":[true]}"#, "fingers: expected finger counts 1…10"),
+        (#"{"type":"stream"}"#, #"stream: missing "via" (expected "pipe")"#),
+        (#"{"type":"stream","via":"socket"}"#, #"stream: via socket is not a channel (expected "pipe")"#),
+        (#"{"type":"stream","via":3}"#, #"stream: via a number is not a channel"#),
     ])
     func badClientLinesSayWhy(line: String, reason: String) {
         do {
