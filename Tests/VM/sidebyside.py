@@ -8,8 +8,10 @@ usage: sidebyside.py --bin BIN --root ROOT [--quick] [--scenario=NAME] [--bare] 
 
 throughput   per scenario, one uinput device (gestured-uinput, from a recording's header) plays real
              recordings from Tests/Fixtures back to back, read at once by `gestured run` (realistic
-             bindings, one socket client: Tests/VM/socketreader.py, a process of its own as the
-             text stack's reader is), `libinput debug-events`, `lisgd` and `gestured-commands`
+             bindings, one client: Tests/VM/socketreader.py, a process of its own as the text
+             stack's reader is, taking its lines through a pipe as that reader does),
+             `gestured-socket` (the same with the client's lines on the socket itself),
+             `libinput debug-events`, `lisgd` and `gestured-commands`
              (touchscreens: lisgd's swipes bound, no client, lisgd's own terms) and the
              text stack: `libinput debug-events` piped into tools/textstack.py, a stand-in for
              libinput-gestures. Prints `name: value` lines: CPU per 10 000 events (utime + stime of
@@ -109,6 +111,18 @@ def user_system_ticks(pid):
     with open(f"/proc/{pid}/stat") as f: fields = f.read().rsplit(")", 1)[1].split()
     return int(fields[11]), int(fields[12])
 
+def threads_user_system(pid):
+    """{"main" | "other": (utime, stime)}: the process's first thread (the daemon's event loop)
+    and the sum of every other (the hook runner's worker among them), in clock ticks."""
+    out = {"main": (0, 0), "other": (0, 0)}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as f: fields = f.read().rsplit(")", 1)[1].split()
+        except OSError: continue
+        key = "main" if int(tid) == pid else "other"
+        u, s = out[key]; out[key] = (u + int(fields[11]), s + int(fields[12]))
+    return out
+
 def minor_faults(pid):
     """Minor page faults of the whole process so far (a fault is kernel time no syscall shows)."""
     with open(f"/proc/{pid}/stat") as f: return int(f.read().rsplit(")", 1)[1].split()[7])
@@ -198,8 +212,8 @@ SOCKETREADER = os.path.join(HERE, "socketreader.py")
 class Reader:
     """A client of a daemon's socket in a process of its own (Tests/VM/socketreader.py), as the
     text stack's reader of libinput's pipe is one: it reads every line and counts them."""
-    def __init__(self, d):
-        self.p = subprocess.Popen([sys.executable, SOCKETREADER, d.socket], stdout=subprocess.PIPE,
+    def __init__(self, d, via="pipe"):
+        self.p = subprocess.Popen([sys.executable, SOCKETREADER, d.socket, f"--via={via}"], stdout=subprocess.PIPE,
                                   stderr=subprocess.DEVNULL, text=True)
         self.lines = None
         self.wait_connected(d)
@@ -259,6 +273,9 @@ def start_consumers(node, touchscreen, config_path, reverse=False):
         ts_li.stdout.close(); readers.append(ts_py)
         # The text stack's libinput alone: libinput with a reader on its output, as gestured has one.
         return [Consumer("textstack", [ts_li, ts_py]), Consumer("libinput-piped", [ts_li])]
+    def socket_client():
+        ds = Daemon(config=bindings); readers.append(Reader(ds, via="socket").p)
+        return [Consumer("gestured-socket", [ds.p])]
     def bare(): return [Consumer("gestured-bare", [Daemon(config="log: {level: warning}\n").p])]
     def bindings_only(): return [Consumer("gestured-bindings", [Daemon(config=bindings).p])]
     def client_only():
@@ -275,7 +292,7 @@ def start_consumers(node, touchscreen, config_path, reverse=False):
     def last():
         dl = Daemon(config=bindings, binary=LAST_BIN); readers.append(Reader(dl).p)
         return [Consumer("gestured-last", [dl.p])]
-    starters = ([gestured, libinput, textstack] + ([bare] if BARE else []) + ([bindings_only, client_only] if SPLIT else [])
+    starters = ([gestured, libinput, textstack, socket_client] + ([bare] if BARE else []) + ([bindings_only, client_only] if SPLIT else [])
                 + ([floor] if FLOOR else []) + ([lisgd, commands] if touchscreen else []) + [last])
     for s in (starters[::-1] if reverse else starters):
         made[s] = s()
@@ -330,6 +347,7 @@ def one_pass(header, recording, times, touchscreen, config, reverse):
         if not SPREAD: pin(consumers, readers, dev)
         before = {c.name: c.user_system() for c in consumers}
         io_before = wakeups_and_syscalls(d.p.pid)
+        threads_before = threads_user_system(d.p.pid)
         woken_before = {c.name: c.wakeups() for c in consumers}
         preempted_before = {c.name: c.preemptions() for c in consumers}
         faults_before = {c.name: c.faults() for c in consumers}
@@ -348,6 +366,7 @@ def one_pass(header, recording, times, touchscreen, config, reverse):
         for c in consumers: c.sample(); c.finish()
         after = {c.name: c.user_system() for c in consumers}
         io_after = wakeups_and_syscalls(d.p.pid)
+        threads_after = threads_user_system(d.p.pid)
         r = {"events": events, "wall": wall,
              "ticks": {c.name: tuple(a - b for a, b in zip(after[c.name], before[c.name])) for c in consumers},
              "woken": {c.name: c.wakeups() - woken_before[c.name] for c in consumers},
@@ -355,6 +374,7 @@ def one_pass(header, recording, times, touchscreen, config, reverse):
              "faulted": {c.name: c.faults() - faults_before[c.name] for c in consumers},
              "memory": {c.name: c for c in consumers},
              "io": tuple(a - b for a, b in zip(io_after, io_before)),
+             "threads": {k: tuple(a - b for a, b in zip(threads_after[k], threads_before[k])) for k in threads_after},
              "dead": [c.name for c in consumers if not c.alive()]}
         r["socket_lines"] = client.close()
         r["textstack_lines"] = textstack_lines(consumers)
@@ -403,7 +423,7 @@ def throughput():
         for n in names:
             say(f"{name}.cpu_ms_per_10k_events_by_order.{n}",
                 " ".join(f"{order} {per10k(sum(p['ticks'][n]), p['events']):.0f}" for p, order in zip(passes, ("first", "reverse"))))
-        for g in ("gestured", "gestured-last"):
+        for g in ("gestured", "gestured-last", "gestured-socket"):
             for n in names:
                 if n.startswith("gestured") or n == "floor": continue
                 ratio = cpu[g] / cpu[n] if cpu[n] else float("inf")
@@ -425,6 +445,10 @@ def throughput():
         # is most of a line's cost under TCG, so more gestures found cost more wake-ups.
         say(f"{name}.lines_per_frame", f"gestured {socket_lines / frames:.2f} "
             f"libinput-piped {sum(p['textstack_lines'] for p in passes) / frames:.2f}")
+        # Which of the daemon's threads the figure is: the event loop, or the others (hooks).
+        say(f"{name}.cpu_user_system_ms_per_10k_events_by_thread.gestured", " ".join(
+            f"{k} {per10k(sum(p['threads'][k][0] for p in passes), events):.0f} {per10k(sum(p['threads'][k][1] for p in passes), events):.0f}"
+            for k in ("main", "other")))
         io = [sum(p["io"][i] for p in passes) for i in (0, 1)]
         say(f"{name}.gestured_per_frame", f"wakeups {io[0] / frames:.2f} read+write syscalls {io[1] / frames:.2f} ({frames} frames)")
         for key, label, fmt in (("woken", "wakeups_per_frame", ".2f"), ("preempted", "preemptions_per_frame", ".2f"),
