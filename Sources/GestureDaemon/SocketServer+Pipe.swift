@@ -53,10 +53,12 @@ extension SocketServer {
         ends.writeEnd.setNonBlocking()
         c.pipe = ends.writeEnd
         // EPOLLERR comes whatever the interest once the client closes the read end.
-        loop.add(ends.writeEnd, events: 0) { [unowned self] events in
+        let watched = loop.add(ends.writeEnd, events: 0) { [unowned self] events in
             if events & EventLoop.hangup != 0 { drop(c, reason: "closed its stream pipe"); return }
             if events & EventLoop.writable != 0 { flush(c) }
         }
+        // Unwatched, a full pipe would never be written again: the client must reconnect.
+        guard watched else { drop(c, reason: "epoll refused its stream pipe"); return }
         log.info("socket: client pid \(c.peer.pid) streams through a pipe")
     }
 }
