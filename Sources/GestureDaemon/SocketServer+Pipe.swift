@@ -28,25 +28,28 @@ extension SocketServer {
             reply(c, WireEncoder.error("stream: no pipe: \(error)"))
             return
         }
-        defer { ends.readEnd.close() }   // the client holds its own copy once it is sent
+        // The client holds its own copy of the read end once it is sent; the write end is the
+        // connection's only when the reply went out whole.
+        var handedOver = false
+        defer {
+            ends.readEnd.close()
+            if !handedOver { ends.writeEnd.close() }
+        }
         let line = Self.lineBytes(WireEncoder.ok("stream"))
         let sent = line.withUnsafeBytes { raw in
             Result { () throws(SystemError) in try c.fd.send(raw, passing: ends.readEnd, dontWait: true) }
         }
         switch sent {
-        case .success(let n) where n == line.count: break
+        case .success(let n) where n == line.count: handedOver = true
         case .success:
             // A short line into a socket whose queue was empty goes in one piece or not at all;
             // a part sent would leave the rest with nowhere to go.
-            ends.writeEnd.close()
             drop(c, reason: "the stream reply went out in part")
             return
         case .failure(.wouldBlock):
-            ends.writeEnd.close()
             reply(c, WireEncoder.error("stream: the socket's buffer is full; read what waits, then ask again"))
             return
         case .failure(let error):
-            ends.writeEnd.close()
             drop(c, reason: error.description)
             return
         }
