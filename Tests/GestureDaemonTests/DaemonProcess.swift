@@ -167,33 +167,26 @@ final class TestClient: @unchecked Sendable {
     /// pipe. Throws when the answer is not an `ok` with a descriptor.
     func streamThroughPipe() throws -> [String] {
         send(#"{"type":"stream","via":"pipe"}"#)
-        var before: [String] = []
         while true {
-            if let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                // Lines the socket delivered before the reply (they were queued first).
-                let l = String(decoding: buffer[0..<nl], as: UTF8.self)
-                buffer.removeSubrange(0...nl)
-                before.append(l)
-                if l.contains(#""request":"stream""#) { throw TestFailure(description: "an ok for the stream came without a pipe") }
-                if l.contains(#""type":"error""#) { throw TestFailure(description: "stream refused: \(l)") }
-                continue
-            }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let got = try chunk.withUnsafeMutableBytes { try FileDescriptor(rawValue: fd).receiveWithDescriptor(into: $0) }
             guard got.count > 0 else { throw TestFailure(description: "the daemon closed before answering the stream request") }
             buffer.append(contentsOf: chunk[0..<got.count])
-            if let p = got.descriptor {
-                // The descriptor comes with the reply's first byte: the reply is the last line.
-                let text = String(decoding: buffer, as: UTF8.self)
-                guard text.hasSuffix("\n"), let last = text.dropLast().split(separator: "\n").last,
-                      last == #"{"type":"ok","request":"stream"}"# else {
-                    p.close(); throw TestFailure(description: "a descriptor came with \(text)")
-                }
-                before += text.dropLast().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-                buffer.removeAll()
-                pipe = p.rawValue
-                return before
+            let text = String(decoding: buffer, as: UTF8.self)
+            guard let p = got.descriptor else {
+                // Lines queued before the reply come first; an answer without a pipe ends it.
+                if text.contains(#""request":"stream""#) { throw TestFailure(description: "an ok for the stream came without a pipe") }
+                if text.contains(#""type":"error""#) { throw TestFailure(description: "stream refused: \(text)") }
+                continue
             }
+            // The descriptor comes with the reply's first byte: the reply is the last line.
+            guard text.hasSuffix("\n"), let last = text.dropLast().split(separator: "\n").last,
+                  last == #"{"type":"ok","request":"stream"}"# else {
+                p.close(); throw TestFailure(description: "a descriptor came with \(text)")
+            }
+            buffer.removeAll()
+            pipe = p.rawValue
+            return text.dropLast().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         }
     }
 
