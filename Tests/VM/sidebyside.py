@@ -116,11 +116,10 @@ def threads_user_system(pid):
     and the sum of every other (the hook runner's worker among them), in clock ticks."""
     out = {"main": (0, 0), "other": (0, 0)}
     for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{tid}/stat") as f: fields = f.read().rsplit(")", 1)[1].split()
+        try: user, system = user_system_ticks(f"{pid}/task/{tid}")
         except OSError: continue
         key = "main" if int(tid) == pid else "other"
-        u, s = out[key]; out[key] = (u + int(fields[11]), s + int(fields[12]))
+        u, s = out[key]; out[key] = (u + user, s + system)
     return out
 
 def minor_faults(pid):
@@ -260,9 +259,13 @@ def start_consumers(node, touchscreen, config_path, reverse=False):
     null = open(os.devnull, "w")
     bindings = open(config_path).read()
     readers = []; made = {}
+    def served(name, config, via="pipe", binary=None):
+        """A daemon measured as `name` and its client, a process of its own reading `via`."""
+        d = Daemon(config=config, binary=binary); r = Reader(d, via=via); readers.append(r.p)
+        return d, r, [Consumer(name, [d.p])]
     def gestured():
-        d = Daemon(config=bindings); made["d"] = d; made["client"] = Reader(d); readers.append(made["client"].p)
-        return [Consumer("gestured", [d.p])]
+        made["d"], made["client"], consumers = served("gestured", bindings)
+        return consumers
     def libinput():
         return [Consumer("libinput", [subprocess.Popen(["libinput", "debug-events", "--device", node], stdout=null, stderr=null)])]
     def textstack():
@@ -273,14 +276,10 @@ def start_consumers(node, touchscreen, config_path, reverse=False):
         ts_li.stdout.close(); readers.append(ts_py)
         # The text stack's libinput alone: libinput with a reader on its output, as gestured has one.
         return [Consumer("textstack", [ts_li, ts_py]), Consumer("libinput-piped", [ts_li])]
-    def socket_client():
-        ds = Daemon(config=bindings); readers.append(Reader(ds, via="socket").p)
-        return [Consumer("gestured-socket", [ds.p])]
+    def socket_client(): return served("gestured-socket", bindings, via="socket")[2]
     def bare(): return [Consumer("gestured-bare", [Daemon(config="log: {level: warning}\n").p])]
     def bindings_only(): return [Consumer("gestured-bindings", [Daemon(config=bindings).p])]
-    def client_only():
-        dc = Daemon(config="log: {level: warning}\n"); readers.append(Reader(dc).p)
-        return [Consumer("gestured-client", [dc.p])]
+    def client_only(): return served("gestured-client", "log: {level: warning}\n")[2]
     def floor(): return [Consumer("floor", [subprocess.Popen([FLOOR, node], stdout=null, stderr=null)])]
     def lisgd():
         argv = ["lisgd", "-d", node, "-w", "3000", "-h", "2000"]
@@ -289,9 +288,7 @@ def start_consumers(node, touchscreen, config_path, reverse=False):
     def commands(): return [Consumer("gestured-commands", [Daemon(config=LISGD_BINDINGS).p])]
     # A second copy of `gestured` at the other end of the order: in one order gestured opens the
     # device first and gestured-last last, in the reverse order the other way round.
-    def last():
-        dl = Daemon(config=bindings, binary=LAST_BIN); readers.append(Reader(dl).p)
-        return [Consumer("gestured-last", [dl.p])]
+    def last(): return served("gestured-last", bindings, binary=LAST_BIN)[2]
     starters = ([gestured, libinput, textstack, socket_client] + ([bare] if BARE else []) + ([bindings_only, client_only] if SPLIT else [])
                 + ([floor] if FLOOR else []) + ([lisgd, commands] if touchscreen else []) + [last])
     for s in (starters[::-1] if reverse else starters):
